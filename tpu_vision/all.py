@@ -1,0 +1,2 @@
+"Everything a notebook or script needs: `from tpu_vision.all import *`"
+from .device import *
