@@ -12,9 +12,9 @@ import torch
 from fastcore.basics import store_attr, ifnone
 
 # %% auto #0
-__all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'find_backend', 'diagnose', 'to_cpu',
-           'atomic_write', 'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'XLABackend',
-           'TorchTPUBackend', 'get_backend', 'report', 'describe', 'counters']
+__all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'find_backend', 'diagnose',
+           'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend',
+           'NoTPUError', 'XLABackend', 'TorchTPUBackend', 'get_backend', 'report', 'describe', 'counters']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -101,13 +101,19 @@ def diagnose(env=None, pci_root=None, installed=None, versions=None, holders=Non
         "at a time can use it. Stop them (`kill PID`, or restart the notebook kernel that holds it).")
     return out
 
-# %% ../nbs/00_device.ipynb #87d18a3c
-def to_cpu(o):
-    "`o` with every tensor in it (nested in lists, tuples, dicts) moved to the CPU"
-    if isinstance(o, torch.Tensor): return o.detach().cpu()
-    if isinstance(o, dict): return {k:to_cpu(v) for k,v in o.items()}
-    if isinstance(o, (list,tuple)): return type(o)(to_cpu(v) for v in o) if not hasattr(o, '_fields') else type(o)(*[to_cpu(v) for v in o])
+# %% ../nbs/00_device.ipynb #30461bdd
+def apply_tensors(f, o):
+    "`o` with `f` applied to every tensor in it, nested in lists, tuples, namedtuples and dicts"
+    if isinstance(o, torch.Tensor): return f(o)
+    if isinstance(o, dict): return {k:apply_tensors(f, v) for k,v in o.items()}
+    if isinstance(o, tuple) and hasattr(o, '_fields'): return type(o)(*[apply_tensors(f, v) for v in o])
+    if isinstance(o, (list,tuple)): return type(o)(apply_tensors(f, v) for v in o)
     return o
+
+def to_cpu(o): "`o` with every tensor in it detached and moved to the CPU"; return apply_tensors(lambda t: t.detach().cpu(), o)
+def to_dev(o, device, non_blocking=False):
+    "`o` with every tensor in it moved to `device`"
+    return apply_tensors(lambda t: t.to(device, non_blocking=non_blocking), o)
 
 def atomic_write(path, write):
     "Call `write(tmp_path)`, then rename `tmp_path` to `path`: readers see the old file or the whole new one"
@@ -118,7 +124,7 @@ def atomic_write(path, write):
         if tmp.exists(): tmp.unlink()
     return path
 
-# %% ../nbs/00_device.ipynb #8198bd29
+# %% ../nbs/00_device.ipynb #bb22c80b
 class Backend:
     "The device of one backend and what to do on it: sync, wait, optimizer step, autocast, save"
     name,fast_dtype,autocast_type = 'cpu',torch.bfloat16,'cpu'
@@ -145,13 +151,16 @@ class Backend:
         "Autocast context for this backend's fast dtype (or `dtype`)"
         return torch.autocast(self.autocast_type, dtype=dtype or self.fast_dtype, enabled=enabled)
     def memory(self): "Total device memory in bytes, or None where unknown"
+    def prefetch(self, batches, n=2):
+        "Iterate `batches` (tensors, or tuples/dicts of them) moved to this device, up to `n` copied ahead"
+        for b in batches: yield to_dev(b, self.device)
     def save(self, obj, path):
         "Save `obj` to `path` via the CPU, atomically, from the master replica only"
         if self.is_master: atomic_write(path, lambda p: torch.save(to_cpu(obj), p))
         return Path(path)
     def __repr__(self): return f'{type(self).__name__}({self.name}: {self.device}, {self.kind}, {self.device_count} device(s))'
 
-# %% ../nbs/00_device.ipynb #447fe639
+# %% ../nbs/00_device.ipynb #316525fc
 class CPUBackend(Backend): "The CPU, eager; bf16 autocast"
 
 class CUDABackend(Backend):
@@ -164,6 +173,22 @@ class CUDABackend(Backend):
     def device_count(self): return torch.cuda.device_count()
     def wait(self): torch.cuda.synchronize(self.device)
     def memory(self): return torch.cuda.get_device_properties(self.device).total_memory
+    def prefetch(self, batches, n=2):
+        "Copy up to `n` batches ahead from pinned memory on a side stream, overlapping the current step"
+        import threading, queue
+        q,stream,done = queue.Queue(n),torch.cuda.Stream(self.device),object()
+        def work():
+            try:
+                with torch.cuda.stream(stream):
+                    for b in batches:
+                        b = apply_tensors(lambda t: t.pin_memory().to(self.device, non_blocking=True), b)
+                        ev = torch.cuda.Event(); ev.record(stream); q.put((b, ev))
+                q.put(done)
+            except BaseException as e: q.put(e)
+        threading.Thread(target=work, daemon=True).start()
+        while (item := q.get()) is not done:
+            if isinstance(item, BaseException): raise item
+            b,ev = item; torch.cuda.current_stream(self.device).wait_event(ev); yield b
 
 class MPSBackend(Backend):
     "An Apple GPU; fp16 autocast"
@@ -172,7 +197,7 @@ class MPSBackend(Backend):
     def kind(self): return 'Apple GPU (MPS)'
     def wait(self): torch.mps.synchronize()
 
-# %% ../nbs/00_device.ipynb #cfffab43
+# %% ../nbs/00_device.ipynb #e043ba3d
 def _import_xla():
     "Import torch_xla, or raise an error that says why not and how to fix it"
     try:
@@ -205,6 +230,10 @@ class XLABackend(Backend):
         "All-reduce the gradients over the replicas (when there are several), then step `opt`"
         if self.world_size > 1: self.xm.reduce_gradients(opt)
         opt.step()
+    def prefetch(self, batches, n=2):
+        "torch_xla's `MpDeviceLoader`: background upload of `n` batches ahead; each new batch ends the previous step"
+        from torch_xla.distributed.parallel_loader import MpDeviceLoader
+        yield from MpDeviceLoader(batches, self.device, loader_prefetch_size=n, device_prefetch_size=n)
     def memory(self):
         try: return self.xm.get_memory_info(self.device)['bytes_limit']
         except Exception: return None
