@@ -1,0 +1,20 @@
+"""Run every notebook's tests, each with `nbdev-test` in a fresh process (XLA state and compile caches start clean).
+
+TPU_VISION_TEST_FLAGS adds test flags from `tst_flags` (e.g. "slow") that are skipped by default.
+"""
+import os, subprocess, sys
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NBS = sorted(p.name for p in (ROOT/'nbs').glob('*.ipynb'))
+
+def test_found_notebooks(): assert '00_device.ipynb' in NBS and 'index.ipynb' in NBS, NBS
+
+@pytest.mark.parametrize('nb', NBS)
+def test_notebook(nb):
+    cmd = [str(Path(sys.executable).parent/'nbdev-test'), nb]
+    if os.environ.get('TPU_VISION_TEST_FLAGS'): cmd += ['--flags', os.environ['TPU_VISION_TEST_FLAGS']]
+    env = {k:v for k,v in os.environ.items() if k not in ('PJRT_DEVICE', 'CPU_NUM_DEVICES')}
+    r = subprocess.run(cmd, cwd=ROOT/'nbs', capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and 'Success.' in r.stdout, f'{nb} failed:\n{r.stdout[-3000:]}\n{r.stderr[-8000:]}'

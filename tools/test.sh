@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: set up, check that notebooks and library agree, run every notebook's
+# tests (the XLA path runs on the CPU through PJRT_DEVICE=CPU), build the docs site and test it in Chromium.
+# Extra arguments go to pytest, e.g. `bash tools/test.sh -k device`. TPU_VISION_TEST_FLAGS="slow" adds slow cells.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/setup.sh
+export PATH="$PWD/.venv/bin:$PATH"
+unset PJRT_DEVICE CPU_NUM_DEVICES   # the notebooks ask for the XLA device themselves where they test it
+echo "== notebooks and library in sync?"
+nbdev-clean
+nbdev-export
+python tools/build_docs.py readme
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+  echo "FAIL: the notebooks, the exported library and README.md differ. Run nbdev-export, nbdev-clean and"
+  echo "python tools/build_docs.py readme, then commit:"; git status --porcelain --untracked-files=no; git --no-pager diff --stat
+  exit 1
+fi
+echo "== tests"
+python -m pytest tests -v -p no:cacheprovider --durations=0 "$@"
