@@ -124,7 +124,7 @@ def atomic_write(path, write):
         if tmp.exists(): tmp.unlink()
     return path
 
-# %% ../nbs/00_device.ipynb #bb22c80b
+# %% ../nbs/00_device.ipynb #de55f7a8
 class Backend:
     "The device of one backend and what to do on it: sync, wait, optimizer step, autocast, save"
     name,fast_dtype,autocast_type = 'cpu',torch.bfloat16,'cpu'
@@ -132,7 +132,7 @@ class Backend:
     @property
     def is_xla(self): return self.name == 'xla'
     @property
-    def kind(self): return platform.processor() or platform.machine() or 'CPU'
+    def kind(self): return f'CPU ({platform.machine()})' if platform.machine() else 'CPU'
     @property
     def device_count(self): return 1
     @property
@@ -144,9 +144,10 @@ class Backend:
     def _dist(self): return torch.distributed.is_available() and torch.distributed.is_initialized()
     def sync(self): "End of a step: launch what was traced (XLA); nothing to do on eager devices"
     def wait(self): "Block until the device has finished all queued work"
+    def reduce_gradients(self, opt): "Average `opt`'s gradients over the replicas; eager backends leave this to DDP"
     def optimizer_step(self, opt):
-        "Step `opt`; its gradients are already averaged over replicas (DDP) on eager backends"
-        opt.step()
+        "Average the gradients over the replicas, then step `opt`"
+        self.reduce_gradients(opt); opt.step()
     def autocast(self, dtype=None, enabled=True):
         "Autocast context for this backend's fast dtype (or `dtype`)"
         return torch.autocast(self.autocast_type, dtype=dtype or self.fast_dtype, enabled=enabled)
@@ -197,7 +198,7 @@ class MPSBackend(Backend):
     def kind(self): return 'Apple GPU (MPS)'
     def wait(self): torch.mps.synchronize()
 
-# %% ../nbs/00_device.ipynb #e043ba3d
+# %% ../nbs/00_device.ipynb #65168668
 def _import_xla():
     "Import torch_xla, or raise an error that says why not and how to fix it"
     try:
@@ -226,10 +227,9 @@ class XLABackend(Backend):
     def world_size(self): return self.xr.world_size()
     def sync(self): self.torch_xla.sync()
     def wait(self): self.xm.wait_device_ops()
-    def optimizer_step(self, opt):
-        "All-reduce the gradients over the replicas (when there are several), then step `opt`"
+    def reduce_gradients(self, opt):
+        "All-reduce (average) `opt`'s gradients over the replicas, when there are several"
         if self.world_size > 1: self.xm.reduce_gradients(opt)
-        opt.step()
     def prefetch(self, batches, n=2):
         "torch_xla's `MpDeviceLoader`: background upload of `n` batches ahead; each new batch ends the previous step"
         from torch_xla.distributed.parallel_loader import MpDeviceLoader
