@@ -152,7 +152,7 @@ class RGBImage(PILImage):
         if isinstance(fn, Image.Image): return cls(to_rgb(fn))
         return super().create(fn, **kwargs)
 
-# %% ../nbs/01_data.ipynb #27e97d64
+# %% ../nbs/01_data.ipynb #75b461d2
 def check_image(fn) -> str|None:
     "Why image file `fn` cannot be decoded, or `None` if it can"
     try:
@@ -167,19 +167,19 @@ def check_images(files, # image files
                  n_workers:int=None, # threads (default: `defaults.cpus`; none below 1,000 files)
                 ) -> dict:
     "`{file: reason}` for each of `files` that cannot be decoded"
-    files,cache = [Path(f) for f in files],Path(cache) if cache else None
+    files,cache = [str(f) for f in files],Path(cache) if cache else None
     seen = json.loads(cache.read_text()) if cache and cache.exists() else {}
-    sig = {str(f):(lambda s: [s.st_size, s.st_mtime_ns])(f.stat()) for f in files}
-    todo = [f for f in files if seen.get(str(f), [None,None])[:2] != sig[str(f)]]
+    sig = {f:(lambda s: [s.st_size, s.st_mtime_ns])(os.stat(f)) for f in files}
+    todo = [f for f in files if seen.get(f, [None,None])[:2] != sig[f]]
     nw = ifnone(n_workers, defaults.cpus) if len(todo) > 1000 else 0
-    for f,r in zip(todo, parallel(check_image, todo, n_workers=nw, threadpool=True, progress=False)): seen[str(f)] = sig[str(f)] + [r]
+    for f,r in zip(todo, parallel(check_image, todo, n_workers=nw, threadpool=True, progress=False)): seen[f] = sig[f] + [r]
     if cache and todo: atomic_write(cache, lambda p: p.write_text(json.dumps(seen)))
-    return {f:seen[str(f)][2] for f in files if seen[str(f)][2]}
+    return {Path(f):seen[f][2] for f in files if seen[f][2]}
 
-# %% ../nbs/01_data.ipynb #87481336
+# %% ../nbs/01_data.ipynb #d054e158
 class FolderLabel:
     "Label of an image file: the name of its folder `depth` levels below `root` (`parent_label` for a flat layout)"
-    def __init__(self, root, depth=0): self.root,self.depth = Path(root),depth
+    def __init__(self, root, depth=0): self.root,self.depth,self.__name__ = Path(root),depth,'FolderLabel'  # a name: fastai then pickles it as is
     def __call__(self, o): return Path(o).relative_to(self.root).parts[self.depth]
     def __repr__(self): return f'FolderLabel(depth={self.depth})'
 
@@ -211,8 +211,17 @@ class FolderScan:
         return '\n'.join(out)
     __repr__ = report
 
-# %% ../nbs/01_data.ipynb #9f9bef98
+# %% ../nbs/01_data.ipynb #5936fcf7
 def _class_dirs(root): return sorted(d for d in Path(root).iterdir() if d.is_dir() and not d.name.startswith('.'))
+
+def _files(d):
+    "Image files and other files below folder `d`, hidden ones left out, as sorted strings (pathlib is slow for millions)"
+    imgs,other = [],[]
+    for root,dirs,fs in os.walk(d, followlinks=True):
+        dirs[:] = [o for o in dirs if not o.startswith('.')]
+        for f in fs:
+            if not f.startswith('.'): (imgs if os.path.splitext(f)[1].lower() in image_extensions else other).append(os.path.join(root, f))
+    return sorted(imgs),sorted(other)
 
 def _split_random(labels, valid_pct, seed):
     "Per class, `valid_pct` of the items at random (seeded) go to validation; at least one stays in training"
@@ -246,14 +255,14 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
         if loose: raise ValueError(f"{len(loose)} image(s) directly in {root} have no class folder, e.g. {loose[0].name}. "
                                    f"Move each into {root}/<class>/: the folder's name is the label.")
         for d in _class_dirs(root):
-            fs = sorted(get_image_files(d))
-            ignored += sorted(set(get_files(d)) - set(fs))
-            items += fs; labels += [d.name]*len(fs); split += [s]*len(fs)
+            fs,other = _files(d)
+            items += fs; labels += [d.name]*len(fs); split += [s]*len(fs); ignored += map(Path, other)
     if not items: raise FileNotFoundError(f"No images in {path} (looked in {', '.join(map(str, roots.values()))}): "
                                           f"use one folder per class, e.g. {path}/{train}/<class>/*.jpg")
     bad = check_images(items, cache=tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')) if verify else {}
-    keep = [i for i,f in enumerate(items) if f not in bad]
-    items,labels,split = [items[i] for i in keep],[labels[i] for i in keep],[split[i] for i in keep]
+    bad_s = set(map(str, bad))
+    keep = [i for i,f in enumerate(items) if f not in bad_s]
+    items,labels,split = [Path(items[i]) for i in keep],[labels[i] for i in keep],[split[i] for i in keep]
     classes = sorted(set(l for l,s in zip(labels, split) if s == train))
     only_valid = sorted(set(labels) - set(classes))
     if only_valid:
@@ -389,12 +398,12 @@ def one_batch(self:TPUMixin):
     try: return super(TPUMixin, self).one_batch()
     finally: self.prefetch = old
 
-# %% ../nbs/01_data.ipynb #4e052bda
+# %% ../nbs/01_data.ipynb #9036c451
 def default_workers() -> int:
-    "Worker processes per `DataLoader`: `$TPU_VISION_WORKERS`, else this process's cores / local processes, at most 8"
+    "Worker processes per `DataLoader`: `$TPU_VISION_WORKERS`, else this process's share of the cores less one, at most 8"
     if os.environ.get('TPU_VISION_WORKERS'): return int(os.environ['TPU_VISION_WORKERS'])
     cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
-    return min(8, cores // int(os.environ.get('LOCAL_WORLD_SIZE') or 1))
+    return max(0, min(8, cores // int(os.environ.get('LOCAL_WORLD_SIZE') or 1) - 1))
 
 # %% ../nbs/01_data.ipynb #81d2fb46
 def channel_stats(dl, n_batches:int=10) -> tuple:
