@@ -416,13 +416,18 @@ def channel_stats(dl, n_batches:int=10) -> tuple:
     m = s/n
     return m.float().tolist(),(s2/n - m*m).clamp_min(0).sqrt().float().tolist()
 
-# %% ../nbs/01_data.ipynb #39f8de4f
+# %% ../nbs/01_data.ipynb #1742915e
 def _stats(stats, dls):
     if isinstance(stats, str):
         if stats == 'imagenet': return imagenet_stats
         if stats == 'data': return channel_stats(dls.train)
         raise ValueError(f"stats={stats!r}: use 'imagenet', 'data', None, or a (mean, std) pair")
     return stats
+
+def _device(device):
+    "A `torch.device` for `device`: a device (`'cuda:1'`), a backend name (`'xla'`), or None for `get_backend()`'s"
+    if isinstance(device, torch.device) or (isinstance(device, str) and ':' in device): return torch.device(device)
+    return get_backend(device).device
 
 def image_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
               size:int=224, # side of the (square) images in pixels
@@ -449,7 +454,7 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
     if len(dls.train_ds) < bs: raise ValueError(f"{scan.path} has {len(dls.train_ds)} training images, fewer than bs={bs}: "
                                                 f"pass a batch size of at most {len(dls.train_ds)}.")
     if stats is not None: dls.add_tfms([Normalize.from_stats(*_stats(stats, dls), cuda=False)], 'after_batch')
-    dls = static_shapes(dls).to(get_backend(device).device if not isinstance(device, torch.device) else device)
+    dls = static_shapes(dls).to(_device(device))
     dls.scan = scan
     if verbose: print(scan.report())
     return dls
