@@ -1,2 +1,4 @@
 "Everything a notebook or script needs: `from tpu_vision.all import *`"
 from .device import *
+from .data import *
+from .learner import *

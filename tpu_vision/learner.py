@@ -22,7 +22,8 @@ from .data import PAD_TARGET, static_shapes
 from torch.utils.tensorboard import SummaryWriter
 
 # %% auto #0
-__all__ = ['EpochCounters', 'EpochMetric', 'DeviceAvgLoss', 'DeviceSmoothLoss', 'TPUCallback', 'StepEnd', 'TensorBoardCallback']
+__all__ = ['EpochCounters', 'EpochMetric', 'DeviceAvgLoss', 'DeviceSmoothLoss', 'xla_weight_decay', 'TPUCallback', 'StepEnd',
+           'TensorBoardCallback']
 
 # %% ../nbs/03_learner.ipynb #8be95bd1
 class EpochCounters(Callback):
@@ -111,12 +112,21 @@ def _flush(vals):
     for i,h in zip(idx, host): out[i] = h
     return out
 
-# %% ../nbs/03_learner.ipynb #b7e02ef9
+# %% ../nbs/03_learner.ipynb #d18197f5
+from fastai.optimizer import weight_decay
+
+def xla_weight_decay(p, lr, wd, do_wd=True, **kwargs):
+    "fastai's decoupled `weight_decay` as `p -= p·(lr·wd)`, never `p *= 1-lr·wd`, whose factor rounds to a constant 1.0"
+    if do_wd and wd != 0: p.data.sub_(p.data*(lr*wd))
+
+# %% ../nbs/03_learner.ipynb #577b64bb
 class TPUCallback(Callback):
     "Keep losses, metrics and predictions on the device; bring them to the host once per phase"
     order = 45  # after GatherPredsCallback (0), before Recorder (50) and ProgressCallback (60)
     def __init__(self, backend): self.backend = backend
-    def before_fit(self): self._n_batches = 0
+    def before_fit(self):
+        self._n_batches = 0
+        if self.opt is not None: self.opt.cbs = [xla_weight_decay if f is weight_decay else f for f in self.opt.cbs]
     def before_train(self): self._n_batches = 0
     def before_validate(self):
         self._n_batches = 0
