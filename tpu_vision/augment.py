@@ -21,55 +21,52 @@ __all__ = ['gather_sample', 'area_shrink', 'perspective_grid', 'resample', 'pers
            'Rotate', 'Zoom', 'Warp', 'LightingTfm', 'Brightness', 'Contrast', 'crop_mat', 'RandomResizedCropGPU',
            'setup_aug_tfms', 'aug_transforms', 'rect_mask', 'RandomErasing', 'Cutout']
 
-# %% ../nbs/02_augment.ipynb #8f2ac142
+# %% ../nbs/02_augment.ipynb #5d81d1d1
 def _unnormalize(c, n, align_corners):
     "Grid coordinates in [-1,1] to pixel coordinates, as `F.grid_sample` maps them"
     return (c+1)/2*(n-1) if align_corners else ((c+1)*n-1)/2
 
-def _reflect(c, lo2, hi2):
-    "Reflect `c` into [lo2/2, hi2/2] (PyTorch's `reflect_coordinates`)"
-    if lo2 == hi2: return torch.zeros_like(c)
-    mn,span = lo2/2,(hi2-lo2)/2
-    c = (c-mn).abs()
-    extra,flips = torch.fmod(c, span),torch.floor(c/span)
-    return torch.where(torch.fmod(flips, 2)==0, extra+mn, span-extra+mn)
+def _reflect(c, lo, s):
+    "Reflect `c` back and forth into [lo, lo+s]: a triangle wave, which is PyTorch's `reflect_coordinates` without `fmod`"
+    if s == 0: return torch.full_like(c, lo)
+    t = (c-lo) - (2*s)*torch.floor((c-lo)/(2*s))
+    return s - (t-s).abs() + lo
 
 def _pad_coords(c, n, padding_mode, align_corners):
     "Pixel coordinates `c` (of a side of `n` pixels) moved inside the image by `padding_mode`"
     if padding_mode == 'border': return c.clamp(0, n-1)
     if padding_mode == 'reflection':
-        return (_reflect(c, 0, 2*(n-1)) if align_corners else _reflect(c, -1, 2*n-1)).clamp(0, n-1)
+        return (_reflect(c, 0, n-1) if align_corners else _reflect(c, -0.5, n)).clamp(0, n-1)
     return c
 
-# %% ../nbs/02_augment.ipynb #f308faa0
+# %% ../nbs/02_augment.ipynb #ff2f4a8d
 def gather_sample(x, # Batch of images (bs,c,h,w)
                   grid, # Sampling positions (bs,oh,ow,2), (x,y) in [-1,1]
                   mode='bilinear', # 'bilinear' or 'nearest'
                   padding_mode='zeros', # 'zeros', 'border' or 'reflection'
                   align_corners=None, # As in `F.grid_sample`
                  ):
-    "`F.grid_sample` as one gather: lowers to a native XLA gather, where torch_xla runs `grid_sample` on the CPU"
+    "`F.grid_sample` as gathers: they lower to native XLA gathers, where torch_xla runs `grid_sample` on the CPU"
     if mode not in ('bilinear','nearest'): raise ValueError(f"mode={mode!r}: gather_sample supports 'bilinear' and 'nearest'")
     if padding_mode not in ('zeros','border','reflection'):
         raise ValueError(f"padding_mode={padding_mode!r}: use 'zeros', 'border' or 'reflection'")
     b,c,h,w = x.shape
     oh,ow,ac = grid.shape[1],grid.shape[2],bool(align_corners)
-    grid = grid.float()
-    ix = _pad_coords(_unnormalize(grid[...,0], w, ac), w, padding_mode, ac).reshape(b,1,-1)
-    iy = _pad_coords(_unnormalize(grid[...,1], h, ac), h, padding_mode, ac).reshape(b,1,-1)
-    if mode == 'nearest': xs,ys,wt = ix.round(),iy.round(),None
+    grid,flat = grid.float(),x.reshape(b, c, h*w)
+    ix = _pad_coords(_unnormalize(grid[...,0], w, ac), w, padding_mode, ac).reshape(b, 1, -1)
+    iy = _pad_coords(_unnormalize(grid[...,1], h, ac), h, padding_mode, ac).reshape(b, 1, -1)
+    def tap(yy, xx, wt=None):
+        "Pixels at (yy,xx), times `wt` (and 0 outside the image with zeros padding)"
+        if padding_mode == 'zeros':
+            inside = ((xx>=0) & (xx<=w-1) & (yy>=0) & (yy<=h-1)).float()
+            wt = inside if wt is None else wt*inside
+        v = flat.gather(2, (yy.clamp(0, h-1)*w + xx.clamp(0, w-1)).long().expand(b, c, -1))
+        return v if wt is None else v*wt.to(v.dtype)
+    if mode == 'nearest': out = tap(iy.round(), ix.round())
     else:
         x0,y0 = ix.floor(),iy.floor()
         dx,dy = ix-x0,iy-y0
-        xs,ys = torch.cat([x0, x0+1, x0, x0+1], 1),torch.cat([y0, y0, y0+1, y0+1], 1)
-        wt = torch.cat([(1-dx)*(1-dy), dx*(1-dy), (1-dx)*dy, dx*dy], 1)
-    if padding_mode == 'zeros':
-        inside = ((xs>=0)&(xs<=w-1)&(ys>=0)&(ys<=h-1)).float()
-        wt = inside if wt is None else wt*inside
-    idx = (ys.clamp(0, h-1)*w + xs.clamp(0, w-1)).long()           # (b, taps, oh*ow)
-    taps = idx.shape[1]
-    v = x.reshape(b, c, h*w).gather(2, idx.reshape(b, 1, -1).expand(b, c, -1)).view(b, c, taps, -1)
-    out = v[:,:,0] if wt is None else (v*wt[:,None].to(v.dtype)).sum(2)
+        out = tap(y0, x0, (1-dx)*(1-dy)) + tap(y0, x0+1, dx*(1-dy)) + tap(y0+1, x0, (1-dx)*dy) + tap(y0+1, x0+1, dx*dy)
     return out.view(b, c, oh, ow)
 
 # %% ../nbs/02_augment.ipynb #2ca77a98
@@ -93,7 +90,7 @@ def area_shrink(x, d:float):
     ph,pw = _pool_mat(h, math.floor(h*s), x.device).to(x.dtype),_pool_mat(w, math.floor(w*s), x.device).to(x.dtype)
     return ph @ (x @ pw.T)
 
-# %% ../nbs/02_augment.ipynb #e708ac5c
+# %% ../nbs/02_augment.ipynb #c1aa8f58
 def _pair(size): return None if size is None else (size,size) if isinstance(size, int) else tuple(size)
 
 def _lin(n, align_corners, device):
@@ -107,10 +104,10 @@ def perspective_grid(mat, # (bs,3,3) matrices
                      align_corners=None):
     "Sampling grid (bs,h,w,2) where output pixel `p` reads at `mat@p` (divided by its last coordinate)"
     h,w = size
-    ys,xs = torch.meshgrid(_lin(h, align_corners, mat.device), _lin(w, align_corners, mat.device), indexing='ij')
-    g = torch.stack([xs, ys, torch.ones_like(xs)], -1).view(-1, 3) @ mat.float().transpose(1, 2)
-    z = g[...,2:]
-    return (g[...,:2]/torch.where(z==0, torch.ones_like(z), z)).view(-1, h, w, 2)
+    xs,ys,m = _lin(w, align_corners, mat.device).view(1,1,w),_lin(h, align_corners, mat.device).view(1,h,1),mat.float().view(-1,9,1,1)
+    gx,gy,z = [m[:,i]*xs + m[:,i+1]*ys + m[:,i+2] for i in (0,3,6)]
+    z = torch.where(z==0, torch.ones_like(z), z)
+    return torch.stack([gx/z, gy/z], -1)
 
 def resample(x, # Batch of images (bs,c,h,w)
              mat, # (bs,3,3) matrices: output pixel `p` reads the input at `mat@p`
@@ -469,16 +466,16 @@ def aug_transforms(
     if min_scale!=1.: xtra_tfms = L(RandomResizedCropGPU(size, min_scale=min_scale, ratio=(1,1))) + L(xtra_tfms)
     return setup_aug_tfms(res + L(xtra_tfms))
 
-# %% ../nbs/02_augment.ipynb #d6b5c5b3
+# %% ../nbs/02_augment.ipynb #75e745bf
 def rect_mask(h, w, # Image size
               top, bottom, left, right, # (bs,) bounds: rows [top,bottom), columns [left,right)
              ):
     "(bs,1,h,w) boolean masks of the rectangles, from broadcast comparisons (fixed shape, no slicing)"
     rows,cols = torch.arange(h, device=top.device).view(1,1,h,1),torch.arange(w, device=top.device).view(1,1,1,w)
     v = lambda t: t.view(-1,1,1,1)
-    return (rows>=v(top)) & (rows<v(bottom)) & (cols>=v(left)) & (cols<v(right))
+    return ((rows>=v(top)) & (rows<v(bottom))) & ((cols>=v(left)) & (cols<v(right)))  # one full-size op
 
-# %% ../nbs/02_augment.ipynb #ac344ae4
+# %% ../nbs/02_augment.ipynb #2cca5522
 def _randint(n, lo, hi, device):
     "(n,) uniform integers in [lo, hi] (tensors or numbers) as floats, drawn on `device`"
     return (lo + (torch.rand(n, device=device)*(hi-lo+1)).floor()).clamp(max=hi)
@@ -508,24 +505,44 @@ class RandomErasing(RandTransform):
         loc = _randint(n, 0, (sz-bound).clamp(min=0), device)
         return loc,loc+bound
 
-    def erase_mask(self, x):
-        "(bs,1,h,w) mask of the pixels to erase in batch `x`, drawn on its device"
+    def rects(self, x):
+        "The rectangles to erase in batch `x`, `max_count` of them as (top, bottom, left, right), drawn on its device"
         bs,(h,w),dev = x.shape[0],x.shape[-2:],x.device
         n = 1 if self.batch else bs
         u = lambda lo,hi: lo + (hi-lo)*torch.rand(n, device=dev)
         count = _randint(n, 1, self.max_count, dev)
-        area,mask = h*w/count,torch.zeros(n, 1, h, w, dtype=torch.bool, device=dev)
+        area,erase,res = h*w/count,torch.rand(n, device=dev) < self.p,[]
         for k in range(self.max_count):
             r_area,aspect = u(self.sl, self.sh)*area,u(*self.log_ratio).exp()
-            m = rect_mask(h, w, *self._slice(r_area*aspect, h, n, dev), *self._slice(r_area/aspect, w, n, dev))
-            mask = mask | (m & (count > k).view(-1,1,1,1))
-        return (mask & (torch.rand(n, device=dev) < self.p).view(-1,1,1,1)).expand(bs, 1, h, w)
+            (t,b),(l,r) = self._slice(r_area*aspect, h, n, dev),self._slice(r_area/aspect, w, n, dev)
+            res.append([o.expand(bs) for o in (t, torch.where(erase & (count > k), b, t), l, r)])  # an unused rectangle is empty
+        return res
+
+    def erase_mask(self, x):
+        "(bs,1,h,w) mask of the pixels to erase in batch `x`, drawn on its device"
+        h,w = x.shape[-2:]
+        masks = [rect_mask(h, w, *r) for r in self.rects(x)]
+        return torch.stack(masks).any(0) if len(masks) > 1 else masks[0]
+
+    def _noise_len(self, h, w):
+        "Most pixels the rectangles can cover, rounding of their sides included"
+        return min(math.ceil(self.sh*h*w + self.max_count*(math.sqrt(self.sh*h*w/self.min_aspect) + 1)), self.max_count*h*w)
 
     def encodes(self, x:TensorImage):
         x = _plain(x)
-        return torch.where(self.erase_mask(x), torch.randn_like(x), x)
+        bs,c,h,w = x.shape
+        rows,cols = torch.arange(h, device=x.device).view(1,1,h,1),torch.arange(w, device=x.device).view(1,1,1,w)
+        mask,idx,off = None,torch.zeros(bs, 1, h, w, device=x.device),torch.zeros(bs, device=x.device)
+        for t,b,l,r in self.rects(x):
+            m,v = rect_mask(h, w, t, b, l, r),lambda o: o.view(-1,1,1,1)
+            idx = torch.where(m, v(off) + (rows-v(t))*v(r-l) + (cols-v(l)), idx)   # position inside its rectangle
+            mask,off = (m if mask is None else mask | m),off + (b-t)*(r-l)
+        n = self._noise_len(h, w)
+        noise = torch.randn(bs, c, n, device=x.device, dtype=x.dtype)
+        fill = noise.gather(2, idx.long().clamp(max=n-1).view(bs, 1, -1).expand(bs, c, -1)).view(bs, c, h, w)
+        return torch.where(mask, fill, x)
 
-# %% ../nbs/02_augment.ipynb #988c037c
+# %% ../nbs/02_augment.ipynb #4409d4d5
 def _range(v, nm):
     lo,hi = (v,v) if isinstance(v, (int, float)) else tuple(v)
     if not 0 <= lo <= hi: raise ValueError(f"Cutout: {nm}={v!r} must be a number or a range (lo, hi) with 0 <= lo <= hi")
@@ -552,14 +569,13 @@ class Cutout(RandTransform):
         bs,(h,w),dev = x.shape[0],x.shape[-2:],x.device
         n = 1 if self.batch else bs
         holes,length = _randint(n, *self.n_holes, dev),_randint(n, *self.length, dev)
-        mask = torch.zeros(n, 1, h, w, dtype=torch.bool, device=dev)
+        cut,mask = torch.rand(n, device=dev) < self.p,None
         for k in range(int(self.n_holes[1])):
             cy,cx = _randint(n, 0, h-1, dev),_randint(n, 0, w-1, dev)
             y0,y1 = (cy-length/2).clamp(0, h).floor(),(cy+length/2).clamp(0, h).floor()
             x0,x1 = (cx-length/2).clamp(0, w).floor(),(cx+length/2).clamp(0, w).floor()
-            mask = mask | (rect_mask(h, w, y0, y1, x0, x1) & (holes > k).view(-1,1,1,1))
-        return (mask & (torch.rand(n, device=dev) < self.p).view(-1,1,1,1)).expand(bs, 1, h, w)
+            m = rect_mask(h, w, y0, torch.where(cut & (holes > k), y1, y0), x0, x1)   # an unused hole is empty
+            mask = m if mask is None else mask | m
+        return mask.expand(bs, 1, h, w)
 
-    def encodes(self, x:TensorImage):
-        x = _plain(x)
-        return torch.where(self.hole_mask(x), torch.full_like(x, self.fill), x)
+    def encodes(self, x:TensorImage): return _plain(x).masked_fill(self.hole_mask(x), self.fill)
