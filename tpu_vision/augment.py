@@ -206,7 +206,7 @@ def _warp_mat(x, magnitude=0.2, p=0.5, draw_x=None, draw_y=None, batch=False):
     targ = torch.stack([torch.stack(v, -1) for v in [(-1-yt,-1-xt), (-1+yt,1+xt), (1+yt,-1+xt), (1-yt,1-xt)]], 1)
     return perspective_coeffs(orig, targ)
 
-# %% ../nbs/02_augment.ipynb #056a6a95
+# %% ../nbs/02_augment.ipynb #fd866ad9
 def _plain(x): return x.as_subclass(torch.Tensor) if isinstance(x, torch.Tensor) else x
 
 def _aspect(m, h, w):
@@ -265,16 +265,15 @@ class AffineTfm(RandTransform):
         x = _plain(x)
         res = self._resample((x[:,None] if x.ndim==3 else x).float(), self.mode_mask).long()
         return res[:,0] if x.ndim==3 else res
+    def _mat_or_eye(self, x): return torch.eye(3, device=x.device).expand(x.shape[0], 3, 3) if self.mat is None else self.mat
     def encodes(self, x:TensorPoint):
         sz = self.size or getattr(x, 'img_size', None)
-        return TensorPoint(_plain(x) if self.mat is None else _move_points(_plain(x), self.mat), img_size=sz)
+        return TensorPoint(_move_points(_plain(x), self._mat_or_eye(x)), **{**x.__dict__, 'sz': sz})   # fastai's metadata
     def encodes(self, x:TensorBBox):
-        if self.mat is None: return x
-        sz,(bs,n) = self.size or getattr(x, 'img_size', None),x.shape[:2]
-        x = _plain(x)
+        sz,(bs,n),x = self.size or getattr(x, 'img_size', None),x.shape[:2],_plain(x)
         pnts = torch.stack([x[...,:2], torch.stack([x[...,0], x[...,3]], 2), torch.stack([x[...,2], x[...,1]], 2), x[...,2:]], 2)
-        pnts = _move_points(pnts.view(bs, 4*n, 2), self.mat).view(bs, n, 4, 2)
-        return TensorBBox(torch.cat([pnts.min(2)[0], pnts.max(2)[0]], 2), img_size=sz)
+        pnts = _move_points(pnts.view(bs, 4*n, 2), self._mat_or_eye(x)).view(bs, n, 4, 2)
+        return TensorBBox(torch.cat([pnts.min(2)[0], pnts.max(2)[0]], 2), img_size=sz, sz=sz)
 
 # %% ../nbs/02_augment.ipynb #e5502810
 class Flip(AffineTfm):
