@@ -39,7 +39,7 @@ def _pad_coords(c, n, padding_mode, align_corners):
         return (_reflect(c, 0, n-1) if align_corners else _reflect(c, -0.5, n)).clamp(0, n-1)
     return c
 
-# %% ../nbs/02_augment.ipynb #ff2f4a8d
+# %% ../nbs/02_augment.ipynb #0858e3b2
 def gather_sample(x, # Batch of images (bs,c,h,w)
                   grid, # Sampling positions (bs,oh,ow,2), (x,y) in [-1,1]
                   mode='bilinear', # 'bilinear' or 'nearest'
@@ -47,7 +47,8 @@ def gather_sample(x, # Batch of images (bs,c,h,w)
                   align_corners=None, # As in `F.grid_sample`
                  ):
     "`F.grid_sample` as gathers: they lower to native XLA gathers, where torch_xla runs `grid_sample` on the CPU"
-    if mode not in ('bilinear','nearest'): raise ValueError(f"mode={mode!r}: gather_sample supports 'bilinear' and 'nearest'")
+    if mode not in ('bilinear','nearest'):
+        raise ValueError(f"mode={mode!r}: gather_sample (used on {x.device.type}) supports 'bilinear' and 'nearest'")
     if padding_mode not in ('zeros','border','reflection'):
         raise ValueError(f"padding_mode={padding_mode!r}: use 'zeros', 'border' or 'reflection'")
     b,c,h,w = x.shape
@@ -90,7 +91,7 @@ def area_shrink(x, d:float):
     ph,pw = _pool_mat(h, math.floor(h*s), x.device).to(x.dtype),_pool_mat(w, math.floor(w*s), x.device).to(x.dtype)
     return ph @ (x @ pw.T)
 
-# %% ../nbs/02_augment.ipynb #c1aa8f58
+# %% ../nbs/02_augment.ipynb #e9334bf6
 def _pair(size): return None if size is None else (size,size) if isinstance(size, int) else tuple(size)
 
 def _lin(n, align_corners, device):
@@ -104,7 +105,8 @@ def perspective_grid(mat, # (bs,3,3) matrices
                      align_corners=None):
     "Sampling grid (bs,h,w,2) where output pixel `p` reads at `mat@p` (divided by its last coordinate)"
     h,w = size
-    xs,ys,m = _lin(w, align_corners, mat.device).view(1,1,w),_lin(h, align_corners, mat.device).view(1,h,1),mat.float().view(-1,9,1,1)
+    xs,ys = _lin(w, align_corners, mat.device).view(1,1,w),_lin(h, align_corners, mat.device).view(1,h,1)
+    m = mat.float().view(-1,9,1,1)
     gx,gy,z = [m[:,i]*xs + m[:,i+1]*ys + m[:,i+2] for i in (0,3,6)]
     z = torch.where(z==0, torch.ones_like(z), z)
     return torch.stack([gx/z, gy/z], -1)
@@ -206,7 +208,7 @@ def _warp_mat(x, magnitude=0.2, p=0.5, draw_x=None, draw_y=None, batch=False):
     targ = torch.stack([torch.stack(v, -1) for v in [(-1-yt,-1-xt), (-1+yt,1+xt), (1+yt,-1+xt), (1-yt,1-xt)]], 1)
     return perspective_coeffs(orig, targ)
 
-# %% ../nbs/02_augment.ipynb #fd866ad9
+# %% ../nbs/02_augment.ipynb #ee49589d
 def _plain(x): return x.as_subclass(torch.Tensor) if isinstance(x, torch.Tensor) else x
 
 def _aspect(m, h, w):
@@ -239,8 +241,7 @@ class AffineTfm(RandTransform):
     def before_call(self, b, split_idx):
         while isinstance(b, tuple): b = b[0]
         self.split_idx,self.do = split_idx,True
-        x = _plain(b)
-        self.mat,self.in_size = self._get_mat(x),tuple(x.shape[-2:])
+        self.mat = self._get_mat(_plain(b))
 
     def compose(self, tfm):
         "Compose `self` with another `AffineTfm`, to resample only once"
@@ -255,17 +256,16 @@ class AffineTfm(RandTransform):
         for f in self.coord_fs: m = f(x) @ m
         return m
 
+    def _mat_or_eye(self, x): return torch.eye(3, device=x.device).expand(x.shape[0], 3, 3) if self.mat is None else self.mat
     def _resample(self, x, mode):
         if self.mat is None and (self.size is None or _pair(self.size) == tuple(x.shape[-2:])): return x
-        mat = torch.eye(3, device=x.device).expand(x.shape[0], 3, 3) if self.mat is None else self.mat
-        return resample(x, mat, self.size, mode, self.pad_mode, self.align_corners)
+        return resample(x, self._mat_or_eye(x), self.size, mode, self.pad_mode, self.align_corners)
 
     def encodes(self, x:TensorImage): return self._resample(_plain(x), self.mode)
     def encodes(self, x:TensorMask):
         x = _plain(x)
         res = self._resample((x[:,None] if x.ndim==3 else x).float(), self.mode_mask).long()
         return res[:,0] if x.ndim==3 else res
-    def _mat_or_eye(self, x): return torch.eye(3, device=x.device).expand(x.shape[0], 3, 3) if self.mat is None else self.mat
     def encodes(self, x:TensorPoint):
         sz = self.size or getattr(x, 'img_size', None)
         return TensorPoint(_move_points(_plain(x), self._mat_or_eye(x)), **{**x.__dict__, 'sz': sz})   # fastai's metadata
@@ -415,7 +415,7 @@ class RandomResizedCropGPU(RandTransform):
         res = resample((x[:,None] if x.ndim==3 else x).float(), self.mat, self.size, self.mode_mask).long()
         return res[:,0] if x.ndim==3 else res
 
-# %% ../nbs/02_augment.ipynb #d5d2b850
+# %% ../nbs/02_augment.ipynb #4bcbe030
 def _compose_same_tfms(tfms):
     tfms = L(tfms)
     if len(tfms) == 0: return None
@@ -444,14 +444,14 @@ def aug_transforms(
     p_lighting:float=0.75, # Probability of changing brightness and contrast
     xtra_tfms:list=None, # Custom Transformations
     size:int|tuple=None, # Output size, duplicated if one value is specified
-    mode:str='bilinear', # Resampling: 'bilinear' or 'nearest'
+    mode:str='bilinear', # Resampling: 'bilinear', 'nearest' ('bicubic' only where `grid_sample` is native: CPU, CUDA)
     pad_mode=PadMode.Reflection, # A `PadMode`
     align_corners=True, # As in `F.grid_sample`
     batch=False, # Apply identical transformation to entire batch
     min_scale=1. # Minimum scale of the crop, in relation to image area
 ):
     "fastai's `aug_transforms` (flip, rotate, zoom, warp, lighting), computed on the device in one graph"
-    if mode not in ('bilinear', 'nearest'): raise ValueError(f"mode={mode!r}: use 'bilinear' or 'nearest'")
+    if mode not in ('bilinear', 'nearest', 'bicubic'): raise ValueError(f"mode={mode!r}: use 'bilinear', 'nearest' or 'bicubic' (CPU/CUDA only)")
     if pad_mode not in ('zeros', 'border', 'reflection'): raise ValueError(f"pad_mode={pad_mode!r}: use a `PadMode` ('zeros', 'border', 'reflection')")
     res,tkw = [],dict(size=size if min_scale==1. else None, mode=mode, pad_mode=pad_mode, batch=batch, align_corners=align_corners)
     max_rotate,max_lighting,max_warp = max_rotate*mult,max_lighting*mult,max_warp*mult
