@@ -1,15 +1,16 @@
 """Augmentation throughput (images/s): tpu_vision's on-device transforms vs fastai's, on the XLA device and eagerly on the CPU.
 
-    PJRT_DEVICE=CPU python bench/augment.py [--bs 64] [--size 224] [--n 5]
+    PJRT_DEVICE=CPU python bench/augment.py [--bs 64] [--size 224] [--n 7]
 
 Pipelines (all start with fastai's `IntToFloatTensor` and end with its `Normalize.from_stats(*imagenet_stats)`):
 - `aug_transforms`: `aug_transforms(size, max_rotate=20, max_zoom=1.2)`, fastai's vs tpu_vision's;
 - `+ RandomErasing`: the same plus `RandomErasing(p=0.3, scale=(0.05, 0.1))` (fastai: `sl=0.05, sh=0.1`);
 - `+ Cutout`: tpu_vision only (fastai 2 has no `Cutout`), the seeds' full recipe with `Cutout(n_holes=(1,3), length=(16,32))`.
-Each runs `--n` batches after 2 warm-up batches (which compile on XLA) on the same uint8 batch already on the
-device, side by side in one process; the counters are per timed batch.
+All run on the same uint8 batch already on the device. After 2 warm-up batches each (they compile on XLA), the
+pipelines of a row take turns, one batch each, `--n` rounds, so that a busy machine slows them alike; a batch
+is timed from its first op to the end of its device work (recompilations included). The counters are per batch.
 """
-import argparse, time, torch
+import argparse, torch
 from fastai.vision.all import Pipeline, IntToFloatTensor, Normalize, imagenet_stats, TensorImage
 import fastai.vision.augment as fa
 import tpu_vision.augment as tv
@@ -24,44 +25,51 @@ def pipeline(lib, dev, size, erase=False, cutout=False):
     if cutout: xtra.append(tv.Cutout(n_holes=(1,3), length=(16,32)))
     return Pipeline([IntToFloatTensor(), *lib.aug_transforms(size=size, max_rotate=20, max_zoom=1.2), *xtra, norm], split_idx=0)
 
-def throughput(pipe, xb, backend, n):
-    "Images per second over `n` batches after 2 warm-up batches, and the counters of the timed batches"
-    for _ in range(2): y = pipe(xb); backend.sync()
+def rounds(pipes, xb, backend, n):
+    "Counters (with seconds) of each of `pipes` on `xb`, `n` batches each, taking turns, after 2 warm-up batches each"
+    for p in pipes.values():
+        for _ in range(2): y = p(xb); backend.sync()
     backend.wait()
-    with counters() as c:
-        t0 = time.perf_counter()
-        for _ in range(n): y = pipe(xb); backend.sync()   # keep `y` alive: XLA only runs what is still referenced
-        backend.wait()
-        secs = time.perf_counter()-t0
-    return n*xb.shape[0]/secs, c
+    res = {k: [] for k in pipes}
+    for _ in range(n):
+        for k,p in pipes.items():
+            with counters() as c: y = p(xb)   # `counters` ends the step and waits for the device on exit
+            res[k].append(c)
+    return res
 
-def fmt(c, n):
-    fb = ', '.join(f'{k[6:]}×{v/n:g}' for k,v in c.fallbacks.items()) or 'none'
-    return f'{c.compiles/n:g} compiles, {c.executions/n:g} graphs, {c.to_host/n:g} to host, {c.to_device/n:g} to device, fallbacks: {fb}'
+def summary(cs, bs):
+    "Images/s and the counters per batch of the batches `cs`"
+    n = len(cs)
+    tot = lambda k: sum(getattr(c, k) for c in cs)/n
+    fb = {}
+    for c in cs:
+        for k,v in c.fallbacks.items(): fb[k[6:]] = fb.get(k[6:], 0) + v/n
+    fbs = ', '.join(f'{k}×{v:g}' for k,v in fb.items()) or 'none'
+    return bs*n/sum(c.seconds for c in cs), (f"{tot('compiles'):g} compiles, {tot('executions'):g} graphs, "
+            f"{tot('to_host'):g} to host, {tot('to_device'):g} to device, fallbacks: {fbs}")
 
-def main(bs=64, size=224, n=5, devices=('xla', 'cpu')):
+def main(bs=64, size=224, n=7, devices=('xla', 'cpu')):
     torch.manual_seed(0)
     x = TensorImage(torch.randint(0, 256, (bs, 3, size, size), dtype=torch.uint8))
-    print(f"bs {bs}, {size} px, {n} timed batches after 2 warm-up; torch threads: {torch.get_num_threads()}\n")
+    print(f"bs {bs}, {size} px, {n} batches after 2 warm-up, taking turns; torch threads: {torch.get_num_threads()}\n")
     ratios = {}
     for name in devices:
         b = get_backend(name)
         xb = x.to(b.device)
-        for lbl,kw in (('aug_transforms', {}), ('+ RandomErasing', dict(erase=True)), ('+ Cutout', dict(erase=True, cutout=True))):
-            libs = (tv,) if kw.get('cutout') else (fa, tv)
+        for lbl,kw in (('aug_transforms', {}), ('+ RandomErasing', dict(erase=True))):
+            pipes = {'fastai': pipeline(fa, b.device, size, **kw), 'tpu_vision': pipeline(tv, b.device, size, **kw)}
+            if kw.get('erase'): pipes['tpu_vision + Cutout'] = pipeline(tv, b.device, size, erase=True, cutout=True)
             ips = {}
-            for lib in libs:
-                ips[lib],c = throughput(pipeline(lib, b.device, size, **kw), xb, b, n)
-                who = 'fastai' if lib is fa else 'tpu_vision'
-                print(f"{name:<4} {lbl:<16} {who:<11} {ips[lib]:7.1f} img/s  per batch: {fmt(c, n)}")
-            if fa in ips:
-                ratios[name, lbl] = ips[tv]/ips[fa]
-                print(f"{name:<4} {lbl:<16} ratio tpu_vision/fastai: {ratios[name, lbl]:.2f}x")
+            for who,cs in rounds(pipes, xb, b, n).items():
+                ips[who],cnt = summary(cs, bs)
+                print(f"{name:<4} {lbl:<16} {who:<20} {ips[who]:7.1f} img/s  per batch: {cnt}")
+            ratios[name, lbl] = ips['tpu_vision']/ips['fastai']
+            print(f"{name:<4} {lbl:<16} ratio tpu_vision/fastai: {ratios[name, lbl]:.2f}x")
         print()
     print('ratios (tpu_vision/fastai img/s): ' + ', '.join(f'{d} {l}: {r:.2f}x' for (d,l),r in ratios.items()))
     return ratios
 
 if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('--bs', type=int, default=64); p.add_argument('--size', type=int, default=224); p.add_argument('--n', type=int, default=5)
+    p.add_argument('--bs', type=int, default=64); p.add_argument('--size', type=int, default=224); p.add_argument('--n', type=int, default=7)
     main(**vars(p.parse_args()))
