@@ -275,21 +275,25 @@ class AffineTfm(RandTransform):
         pnts = _move_points(pnts.view(bs, 4*n, 2), self._mat_or_eye(x)).view(bs, n, 4, 2)
         return TensorBBox(torch.cat([pnts.min(2)[0], pnts.max(2)[0]], 2), img_size=sz, sz=sz)
 
-# %% ../nbs/02_augment.ipynb #e5502810
+# %% ../nbs/02_augment.ipynb #a0d9a206
 class Flip(AffineTfm):
     "Randomly flip a batch of images with a probability `p` (fastai's `Flip`, on the device)"
     def __init__(self, p=0.5, draw=None, size=None, mode='bilinear', pad_mode=PadMode.Reflection, align_corners=True, batch=False):
-        super().__init__(partial(_flip_mat, p=p, draw=draw, batch=batch), size=size, mode=mode, pad_mode=pad_mode, align_corners=align_corners, p=p)
+        super().__init__(partial(_flip_mat, p=p, draw=draw, batch=batch), size=size, mode=mode, pad_mode=pad_mode,
+                         align_corners=align_corners, p=p)
 
 class Dihedral(AffineTfm):
     "Apply a random dihedral transformation to a batch of images with a probability `p` (fastai's `Dihedral`)"
     def __init__(self, p=0.5, draw=None, size=None, mode='bilinear', pad_mode=PadMode.Reflection, batch=False, align_corners=True):
-        super().__init__(partial(_dihedral_mat, p=p, draw=draw, batch=batch), size=size, mode=mode, pad_mode=pad_mode, align_corners=align_corners)
+        super().__init__(partial(_dihedral_mat, p=p, draw=draw, batch=batch), size=size, mode=mode, pad_mode=pad_mode,
+                         align_corners=align_corners)
 
 class Rotate(AffineTfm):
     "Rotate a batch of images by at most `max_deg` degrees with probability `p` (fastai's `Rotate`)"
-    def __init__(self, max_deg=10, p=0.5, draw=None, size=None, mode='bilinear', pad_mode=PadMode.Reflection, align_corners=True, batch=False):
-        super().__init__(partial(_rotate_mat, max_deg=max_deg, p=p, draw=draw, batch=batch), size=size, mode=mode, pad_mode=pad_mode, align_corners=align_corners)
+    def __init__(self, max_deg=10, p=0.5, draw=None, size=None, mode='bilinear', pad_mode=PadMode.Reflection, align_corners=True,
+                 batch=False):
+        super().__init__(partial(_rotate_mat, max_deg=max_deg, p=p, draw=draw, batch=batch), size=size, mode=mode, pad_mode=pad_mode,
+                         align_corners=align_corners)
 
 class Zoom(AffineTfm):
     "Zoom a batch of images by at most `max_zoom` with probability `p` (fastai's `Zoom`)"
@@ -415,7 +419,7 @@ class RandomResizedCropGPU(RandTransform):
         res = resample((x[:,None] if x.ndim==3 else x).float(), self.mat, self.size, self.mode_mask).long()
         return res[:,0] if x.ndim==3 else res
 
-# %% ../nbs/02_augment.ipynb #4bcbe030
+# %% ../nbs/02_augment.ipynb #9d58690f
 def _compose_same_tfms(tfms):
     tfms = L(tfms)
     if len(tfms) == 0: return None
@@ -451,8 +455,10 @@ def aug_transforms(
     min_scale=1. # Minimum scale of the crop, in relation to image area
 ):
     "fastai's `aug_transforms` (flip, rotate, zoom, warp, lighting), computed on the device in one graph"
-    if mode not in ('bilinear', 'nearest', 'bicubic'): raise ValueError(f"mode={mode!r}: use 'bilinear', 'nearest' or 'bicubic' (CPU/CUDA only)")
-    if pad_mode not in ('zeros', 'border', 'reflection'): raise ValueError(f"pad_mode={pad_mode!r}: use a `PadMode` ('zeros', 'border', 'reflection')")
+    if mode not in ('bilinear', 'nearest', 'bicubic'):
+        raise ValueError(f"mode={mode!r}: use 'bilinear', 'nearest' or 'bicubic' (CPU/CUDA only)")
+    if pad_mode not in ('zeros', 'border', 'reflection'):
+        raise ValueError(f"pad_mode={pad_mode!r}: use a `PadMode` ('zeros', 'border', 'reflection')")
     res,tkw = [],dict(size=size if min_scale==1. else None, mode=mode, pad_mode=pad_mode, batch=batch, align_corners=align_corners)
     max_rotate,max_lighting,max_warp = max_rotate*mult,max_lighting*mult,max_warp*mult
     if do_flip: res.append(Dihedral(p=0.5, **tkw) if flip_vert else Flip(p=0.5, **tkw))
