@@ -480,7 +480,7 @@ def rect_mask(h, w, # Image size
     v = lambda t: t.view(-1,1,1,1)
     return ((rows>=v(top)) & (rows<v(bottom))) & ((cols>=v(left)) & (cols<v(right)))  # one full-size op
 
-# %% ../nbs/02_augment.ipynb #2cca5522
+# %% ../nbs/02_augment.ipynb #23fcbe2d
 def _randint(n, lo, hi, device):
     "(n,) uniform integers in [lo, hi] (tensors or numbers) as floats, drawn on `device`"
     return (lo + (torch.rand(n, device=device)*(hi-lo+1)).floor()).clamp(max=hi)
@@ -543,9 +543,18 @@ class RandomErasing(RandTransform):
             idx = torch.where(m, v(off) + (rows-v(t))*v(r-l) + (cols-v(l)), idx)   # position inside its rectangle
             mask,off = (m if mask is None else mask | m),off + (b-t)*(r-l)
         n = self._noise_len(h, w)
-        noise = torch.randn(bs, c, n, device=x.device, dtype=x.dtype)
-        fill = noise.gather(2, idx.long().clamp(max=n-1).view(bs, 1, -1).expand(bs, c, -1)).view(bs, c, h, w)
-        return torch.where(mask, fill, x)
+        fill = self._noise((bs, c, n), x).gather(2, idx.long().clamp(max=n-1).view(bs, 1, -1).expand(bs, c, -1))
+        return torch.where(mask, fill.view(bs, c, h, w), x)
+
+    def _noise(self, shape, x):
+        "N(0,1) noise of `shape` for this batch, drawn during the previous one; draws the next batch's"
+        cur = getattr(self, 'next_noise', None)
+        if cur is None or cur.shape != shape or cur.device != x.device or cur.dtype != x.dtype:
+            cur = torch.randn(shape, dtype=x.dtype).to(x.device)   # first batch: from the host, an upload
+        self.next_noise = torch.randn(shape, device=x.device, dtype=x.dtype)
+        return cur
+
+    def __getstate__(self): return {k:v for k,v in self.__dict__.items() if k != 'next_noise'}
 
 # %% ../nbs/02_augment.ipynb #4409d4d5
 def _range(v, nm):
