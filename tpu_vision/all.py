@@ -1,4 +1,5 @@
 "Everything a notebook or script needs: `from tpu_vision.all import *`"
 from .device import *
 from .data import *
+from .augment import *
 from .learner import *
