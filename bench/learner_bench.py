@@ -1,6 +1,6 @@
 """Benchmark: stock fastai vs `learn.to_tpu()` vs a hand-written torch_xla loop, same model, data, batch size.
 
-    PJRT_DEVICE=CPU python bench/learner_bench.py [--epochs 3] [--size 64] [--bs 32] [--arch resnet18] [--device xla|cpu]
+    PJRT_DEVICE=CPU python bench/learner_bench.py [--epochs 3] [--size 64] [--bs 32] [--arch resnet18|tiny] [--device xla|cpu]
 
 One process, one device. Per epoch: wall seconds, graph compilations and device->host transfers (tpu_vision's
 `counters`); then the throughput ratios over the epochs after the first (warm-up). Not a test: numbers depend on
@@ -10,7 +10,7 @@ import argparse, os, sys, tempfile, time
 from pathlib import Path
 p = argparse.ArgumentParser()
 p.add_argument('--epochs', type=int, default=3); p.add_argument('--size', type=int, default=64)
-p.add_argument('--bs', type=int, default=32); p.add_argument('--arch', default='resnet18')
+p.add_argument('--bs', type=int, default=32); p.add_argument('--arch', default='resnet18', help='a torchvision resnet name, or tiny')
 p.add_argument('--device', default='xla', choices=['xla', 'cpu']); p.add_argument('--skip-stock', action='store_true')
 args = p.parse_args()
 
@@ -32,7 +32,12 @@ def make_data(root, size=72):
                 Image.fromarray(a).save(d/f"{i}.png")
 
 be = get_backend(args.device)
-arch = getattr(models, args.arch)
+def tiny_cnn(pretrained=False, **kw):
+    "A small CNN (4 conv-BN-ReLU blocks): XLA on a 2-core CPU compiles a ResNet step for minutes"
+    from torch import nn
+    blk = lambda i,o: [nn.Conv2d(i, o, 3, stride=2, padding=1), nn.BatchNorm2d(o), nn.ReLU()]
+    return nn.Sequential(*blk(3,16), *blk(16,32), *blk(32,64), *blk(64,128), nn.AdaptiveAvgPool2d(1))
+arch = tiny_cnn if args.arch == 'tiny' else getattr(models, args.arch)
 def dls_(): return ImageDataLoaders.from_folder(root, train='train', valid='valid', item_tfms=Resize(args.size), bs=args.bs, num_workers=0)
 def model_(): torch.manual_seed(0); return create_vision_model(arch, 3, pretrained=False)
 def report(name, times, comp, xfer, n_img):

@@ -15,7 +15,7 @@ from .learner import *
 # %% auto #0
 __all__ = ['train', 'predict', 'parser', 'UsageError', 'main']
 
-# %% ../nbs/10_cli.ipynb #434cf530
+# %% ../nbs/10_cli.ipynb #b5bfaae3
 def _describe(a): 
     r = report(a.device)
     if a.json: print(json.dumps(r))
@@ -56,8 +56,9 @@ def train(folder=None, arch='resnet18', epochs=3, bs=64, size=64, lr=None, devic
     dls = image_dls(_folder(folder), size=size, bs=bs, batch_tfms=batch_tfms, device='cpu', verbose=not quiet)
     learn = vision_learner(dls, _arch(arch), pretrained=pretrained, metrics=[accuracy, error_rate])
     learn = learn.to_tpu(None if device == 'auto' else device)
-    ctx = learn.no_bar() if quiet else learn.added_cbs([])
-    with ctx:
+    from contextlib import ExitStack
+    with ExitStack() as ctx:
+        if quiet: ctx.enter_context(learn.no_bar()); ctx.enter_context(learn.no_logging())
         if pretrained: learn.fine_tune(epochs, lr or 2e-3)
         else: learn.fit_one_cycle(epochs, lr or 3e-3)
     names,vals = learn.recorder.metric_names[1:-1], learn.recorder.values[-1]
@@ -93,6 +94,10 @@ def predict(model, images) -> list:
 def _predict(a):
     for im,c,p in predict(a.model, a.images): print(f'{im}: {c} ({p:.3f})')
 
+def _export(a):
+    from tpu_vision.export import export_model
+    print(export_model(a.model, a.format, out=a.out, calib=a.calib, method=a.method))
+
 def parser() -> argparse.ArgumentParser:
     "The `tpu-vision` argument parser, one subparser per command"
     p = argparse.ArgumentParser(prog='tpu-vision', description='fastai image classification on TPUs, GPUs and CPUs')
@@ -112,6 +117,11 @@ def parser() -> argparse.ArgumentParser:
     pr = sub.add_parser('predict', help='class and probability of images with an exported model')
     pr.add_argument('model'); pr.add_argument('images', nargs='+')
     pr.set_defaults(func=_predict)
+    ex = sub.add_parser('export', help='convert an exported model: pkl, safe (safetensors + JSON), onnx, int8')
+    ex.add_argument('model'); ex.add_argument('--format', required=True, choices=['pkl', 'safe', 'onnx', 'int8'])
+    ex.add_argument('--out', default=None); ex.add_argument('--calib', default=None, help='image folder to calibrate static int8')
+    ex.add_argument('--method', default=None, choices=['static', 'dynamic'])
+    ex.set_defaults(func=_export)
     d = sub.add_parser('describe', help='print the device report')
     d.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default: auto)')
     d.add_argument('--json', action='store_true', help='print one JSON object')
