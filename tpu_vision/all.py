@@ -3,3 +3,4 @@ from .device import *
 from .data import *
 from .augment import *
 from .learner import *
+from .export import *
