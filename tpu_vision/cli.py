@@ -15,7 +15,7 @@ from .learner import *
 # %% auto #0
 __all__ = ['train', 'predict', 'parser', 'UsageError', 'main']
 
-# %% ../nbs/10_cli.ipynb #b5bfaae3
+# %% ../nbs/10_cli.ipynb #39ce422c
 def _describe(a): 
     r = report(a.device)
     if a.json: print(json.dumps(r))
@@ -87,7 +87,7 @@ def predict(model, images) -> list:
     out = []
     for im in images:
         if not Path(im).is_file(): raise UsageError(f"{im}: no such image file")
-        with learn.no_bar(): cls,idx,probs = learn.predict(im)
+        with learn.no_bar(): cls,idx,probs = learn.predict(Path(im))
         out.append((str(im), str(cls), float(probs[idx])))
     return out
 
