@@ -52,9 +52,9 @@ class AutoMixedPrecision(MixedPrecision):
             print(f"to_{self.amp_mode.value}: {str(self.dtype)[6:]} autocast on {b.name}, " + ("with a GradScaler" if scale else "no grad scaler"))
             self._said = b.name
 
-# %% ../nbs/04_optim.ipynb #b28f0881
+# %% ../nbs/04_optim.ipynb #7c9fb54d
 @patch
-@delegates(GradScaler)
+@delegates(GradScaler, but=['device', 'enabled'])
 def to_fp16(self:Learner, **kwargs):
     "Mixed precision for this Learner's device: fp16 with a `GradScaler` on CUDA, bf16 on TPU, XLA and CPU"
     return self.add_cb(AutoMixedPrecision(**kwargs))
@@ -117,7 +117,7 @@ def checkpointed(module, *args, **kwargs):
         with ctx: return module(*a, **k)
     return get_backend(t.device.type).checkpoint(run, *args, **kwargs)
 
-# %% ../nbs/04_optim.ipynb #6935b9a3
+# %% ../nbs/04_optim.ipynb #e33ab7b8
 _CONTAINERS = (nn.Sequential, nn.ModuleList)
 
 def find_blocks(model:nn.Module) -> list:
@@ -125,7 +125,7 @@ def find_blocks(model:nn.Module) -> list:
     out = []
     for m in model.modules():
         if not isinstance(m, _CONTAINERS): continue
-        kids = [k for k in m.children() if not isinstance(k, _CONTAINERS) and next(k.children(), None) is not None]
+        kids = [k for k in m.children() if not isinstance(k, _CONTAINERS+(ActivationWrapper,)) and next(k.children(), None) is not None]
         types = [type(k) for k in kids]
         out += [k for k in kids if types.count(type(k)) > 1]
     return out
@@ -133,6 +133,7 @@ def find_blocks(model:nn.Module) -> list:
 class GradientCheckpointing(ActivationWrapper):
     "`model`, with each of `blocks` (default: `find_blocks(model)`) checkpointed; same parameters, names and state dict"
     def __init__(self, model:nn.Module, blocks:list|None=None):
+        if isinstance(model, GradientCheckpointing): raise ValueError("GradientCheckpointing: this model is checkpointed already")
         super().__init__(model)
         blocks = find_blocks(model) if blocks is None else list(blocks)
         if not blocks: raise ValueError(f"GradientCheckpointing: no repeated blocks found in {type(model).__name__}; "
@@ -144,7 +145,7 @@ class GradientCheckpointing(ActivationWrapper):
         self.n_blocks = len(blocks)
     def forward(self, *args, **kwargs): return self._checkpoint_wrapped_module(*args, **kwargs)
 
-# %% ../nbs/04_optim.ipynb #3ebd84c4
+# %% ../nbs/04_optim.ipynb #e70b0d80
 def _all_finite(ts):
     "A device bool: every element of every tensor in `ts` is finite"
     return torch.stack([torch.isfinite(t).all() for t in ts]).all()
@@ -157,7 +158,8 @@ class SkipNonFinite(Callback):
         store_attr()
     def before_fit(self):
         self.bad,self.worst,self.skipped,self.n_skipped,self.steps = None,None,None,0,0
-        self._bufs = None
+        self._bufs,self._fitting = None,True
+    def after_fit(self): self._fitting = False
     def before_batch(self):
         "Remember the buffers (BatchNorm statistics) as they are before the first batch of this update"
         if self.training and self._bufs is None: self._bufs = [(b, b.detach().clone()) for b in self.learn.model.buffers()]
@@ -186,7 +188,7 @@ def after_step(self:SkipNonFinite):
     self.steps += 1
     if self.check_every and self.steps % self.check_every == 0: self.check()
 
-# %% ../nbs/04_optim.ipynb #53ab1d68
+# %% ../nbs/04_optim.ipynb #40416d34
 class NonFiniteWarning(UserWarning): "Training was stopped by `SkipNonFinite`"
 
 @patch
@@ -195,7 +197,7 @@ def before_validate(self:SkipNonFinite): self.check()
 @patch
 def check(self:SkipNonFinite):
     "Read the counters (one device→host transfer); stop the fit if `k` updates in a row were skipped"
-    if self.worst is None: return
+    if self.worst is None or not getattr(self, '_fitting', False): return
     worst,self.n_skipped = torch.stack([self.worst, self.skipped]).cpu().tolist()
     if worst < self.k: return
     self.learn.nonfinite_msg = (f"SkipNonFinite: {worst} updates in a row had a non-finite loss or gradient (k={self.k}); "
