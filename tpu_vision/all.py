@@ -3,4 +3,5 @@ from .device import *
 from .data import *
 from .augment import *
 from .learner import *
+from .optim import *
 from .export import *
