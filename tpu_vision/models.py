@@ -92,12 +92,14 @@ def _missing(what, url, path) -> MissingWeights:
         f"  On a machine with internet, download {url}\n  and copy it to {path}\n"
         f"  -- or pass `weights='/path/to/file'` with a state dict you have, or `pretrained=False` to train from scratch.")
 
-# %% ../nbs/03a_models.ipynb #861a24f1
+# %% ../nbs/03a_models.ipynb #1d691699
 def find_pretrained(arch, weights=None) -> Path|None:
     "The local file `pretrained=True` loads for `arch`; `MissingWeights` if absent; None if `arch` is neither torchvision nor timm"
     if _is_file(weights):
         if not Path(weights).is_file(): raise MissingWeights(f'weights={str(weights)!r}: no such file; pass the path of a state dict for {_name(arch)}')
         return Path(weights)
+    if isinstance(arch, str) and timm.is_model(arch) and _timm_cfg(arch) is None:
+        raise MissingWeights(f"timm has no pretrained weights for {arch!r}: pass `weights='/path/to/file'`, or `pretrained=False`")
     p = pretrained_path(arch, weights)
     if p is None: return None
     for c in (p, *(p.with_suffix(e) for e in _EXTS if e != p.suffix)):
@@ -151,16 +153,16 @@ def _fix_body(model):
 
 def _fix_learn(learn): _fix_body(learn.model); return learn
 
-# %% ../nbs/03a_models.ipynb #cafb9304
+# %% ../nbs/03a_models.ipynb #625edab2
 @delegates(_fv.vision_learner)
 def vision_learner(dls, arch, normalize=True, n_out=None, pretrained=True, weights=None, **kwargs):
     "fastai's `vision_learner`, with pretrained weights from this machine only (`find_pretrained`), never downloaded"
     if not pretrained: return _fix_learn(_fv.vision_learner(dls, arch, normalize, n_out, pretrained, weights, **kwargs))
     file = find_pretrained(arch, weights)
     with no_downloads():
-        if isinstance(arch, str):
-            cfg = get_pretrained_cfg(arch)
-            ov = {**kwargs.pop('pretrained_cfg_overlay', {}), 'file': str(file), 'custom_load': bool(cfg.custom_load) and str(file).endswith('.npz')}
+        if isinstance(arch, str) and file is not None:
+            npz = str(file).endswith('.npz') and bool(getattr(get_pretrained_cfg(arch), 'custom_load', False))
+            ov = {**kwargs.pop('pretrained_cfg_overlay', {}), 'file': str(file), 'custom_load': npz}
             learn = _fv.vision_learner(dls, arch, normalize, n_out, True, None, pretrained_cfg_overlay=ov, **kwargs)
         elif _is_file(weights):
             fa = _from_file(arch, file)
