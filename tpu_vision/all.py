@@ -3,5 +3,6 @@ from .device import *
 from .data import *
 from .augment import *
 from .learner import *
+from .models import *
 from .optim import *
 from .export import *

@@ -15,7 +15,7 @@ from .learner import *
 # %% auto #0
 __all__ = ['train', 'predict', 'parser', 'UsageError', 'main']
 
-# %% ../nbs/10_cli.ipynb #39ce422c
+# %% ../nbs/10_cli.ipynb #71872467
 def _describe(a): 
     r = report(a.device)
     if a.json: print(json.dumps(r))
@@ -45,7 +45,8 @@ def _folder(name):
 def train(folder=None, arch='resnet18', epochs=3, bs=64, size=64, lr=None, device='auto', out='tpu_vision_run', pretrained=False, aug=True, quiet=False):
     "Train `arch` on `folder`, export it to `out/model.pkl`; return a summary dict (the CLI's `--json` output)"
     import time
-    from fastai.vision.all import vision_learner, accuracy, error_rate
+    from fastai.vision.all import accuracy, error_rate
+    from tpu_vision.models import vision_learner   # pretrained weights from this machine, or a message saying where to put them
     from fastai.learner import Learner
     t0 = time.time()
     batch_tfms = None
