@@ -1,6 +1,6 @@
 """Benchmark: stock fastai vs `learn.to_tpu()` vs a hand-written torch_xla loop, same model, data, batch size.
 
-    PJRT_DEVICE=CPU python bench/learner_bench.py [--epochs 3] [--size 64] [--bs 32] [--arch resnet18|tiny] [--device xla|cpu]
+    PJRT_DEVICE=CPU python bench/learner_bench.py [--epochs 3] [--size 64] [--bs 32] [--arch resnet18|tiny] [--device xla|cpu] [--stock-epochs 2]
 
 One process, one device. Per epoch: wall seconds, graph compilations and device->host transfers (tpu_vision's
 `counters`); then the throughput ratios over the epochs after the first (warm-up). Not a test: numbers depend on
@@ -12,6 +12,7 @@ p = argparse.ArgumentParser()
 p.add_argument('--epochs', type=int, default=3); p.add_argument('--size', type=int, default=64)
 p.add_argument('--bs', type=int, default=32); p.add_argument('--arch', default='resnet18', help='a torchvision resnet name, or tiny')
 p.add_argument('--device', default='xla', choices=['xla', 'cpu']); p.add_argument('--skip-stock', action='store_true')
+p.add_argument('--stock-epochs', type=int, default=None, help='epochs for (a) (default: --epochs); on XLA each (a) epoch recompiles, so 2 = warm-up + 1 is enough')
 args = p.parse_args()
 
 import numpy as np, torch
@@ -54,15 +55,15 @@ with tempfile.TemporaryDirectory() as tmp:
     if not args.skip_stock:
         learn = Learner(dls_().to(be.device), model_().to(be.device), loss_func=CrossEntropyLossFlat(), metrics=accuracy, cbs=EpochCounters())
         ts = []
-        learn.add_cb(type('T', (EpochCounters,), {'order': 99, 'before_fit': lambda s: None, 'before_epoch': lambda s: setattr(s, 't', time.time()),
-                                                  'after_epoch': lambda s: (be.wait(), ts.append(time.time()-s.t))})())
-        with learn.no_bar(), learn.no_logging(): learn.fit_one_cycle(args.epochs, 1e-3)
+        learn.add_cb(type('T', (EpochCounters,), {'order': 99, 'before_fit': lambda s: None, 'before_epoch': lambda s: setattr(s, 't0', time.time()),
+                                                  'after_epoch': lambda s: (be.wait(), ts.append(time.time()-s.t0))})())
+        with learn.no_bar(), learn.no_logging(): learn.fit_one_cycle(args.stock_epochs or args.epochs, 1e-3)
         res['a'] = report('(a) stock fastai', ts, [c['compiles'] for c in learn.counters], [c['to_host'] for c in learn.counters], n_train)
     # (b) tpu_vision
     learn = Learner(dls_(), model_(), loss_func=CrossEntropyLossFlat(), metrics=accuracy).to_tpu(args.device)
     ts = []
-    learn.add_cb(type('T', (EpochCounters,), {'order': 99, 'before_fit': lambda s: None, 'before_epoch': lambda s: setattr(s, 't', time.time()),
-                                              'after_epoch': lambda s: (be.wait(), ts.append(time.time()-s.t))})())
+    learn.add_cb(type('T', (EpochCounters,), {'order': 99, 'before_fit': lambda s: None, 'before_epoch': lambda s: setattr(s, 't0', time.time()),
+                                              'after_epoch': lambda s: (be.wait(), ts.append(time.time()-s.t0))})())
     with learn.no_bar(), learn.no_logging(): learn.fit_one_cycle(args.epochs, 1e-3)
     res['b'] = report('(b) tpu_vision to_tpu()', ts, [c['compiles'] for c in learn.counters], [c['to_host'] for c in learn.counters], n_train)
     # (c) hand-written loop: same model, same batches (fastai's DataLoaders, static shapes), AdamW + OneCycleLR, sync per step
@@ -76,10 +77,12 @@ with tempfile.TemporaryDirectory() as tmp:
         with counters() as c:
             t = time.time(); model.train()
             for xb,yb in dls.train:
+                xb,yb = xb.as_subclass(torch.Tensor), yb.as_subclass(torch.Tensor)   # plain tensors, as in a hand-written loop
                 loss = loss_fn(model(xb), yb); loss.backward(); be.optimizer_step(opt); opt.zero_grad(); sched.step(); be.sync()
             model.eval(); correct = torch.zeros((), device=be.device); tot = 0
             with torch.no_grad():
                 for xb,yb in dls.valid:
+                    xb,yb = xb.as_subclass(torch.Tensor), yb.as_subclass(torch.Tensor)
                     m = yb != PAD_TARGET; correct = correct + ((model(xb).argmax(1) == yb) & m).sum(); be.sync()
             acc = correct.item()/len(dls.valid_ds); be.wait(); ts.append(time.time()-t)
         comp.append(c.compiles); xfer.append(c.to_host)

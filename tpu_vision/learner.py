@@ -112,12 +112,12 @@ def _flush(vals):
     for i,h in zip(idx, host): out[i] = h
     return out
 
-# %% ../nbs/03_learner.ipynb #d18197f5
+# %% ../nbs/03_learner.ipynb #fcc542d2
 from fastai.optimizer import weight_decay
 
 def xla_weight_decay(p, lr, wd, do_wd=True, **kwargs):
-    "fastai's decoupled `weight_decay` as `p -= p·(lr·wd)`, never `p *= 1-lr·wd`, whose factor rounds to a constant 1.0"
-    if do_wd and wd != 0: p.data.sub_(p.data*(lr*wd))
+    "fastai's decoupled `weight_decay` as `p += p·(-lr·wd)`: never a constant 1.0 factor, never equal to Adam's `eps`"
+    if do_wd and wd != 0: p.data.add_(p.data, alpha=-(lr*wd))
 
 # %% ../nbs/03_learner.ipynb #577b64bb
 class TPUCallback(Callback):
