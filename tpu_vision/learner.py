@@ -78,7 +78,7 @@ class DeviceAvgLoss(Metric):
     @property
     def name(self): return 'loss'
 
-# %% ../nbs/03_learner.ipynb #b174869c
+# %% ../nbs/03_learner.ipynb #ad3779e8
 class DeviceSmoothLoss(Metric):
     "Exponentially weighted average of the training loss, debiased, kept on the device"
     def __init__(self, beta=0.98): self.beta = beta; self.reset()
@@ -86,13 +86,14 @@ class DeviceSmoothLoss(Metric):
     def accumulate(self, learn):
         self.count += 1
         loss = learn.loss.detach().float().mean()
-        if self.val is None: self.val,self.w = loss*(1-self.beta),torch.full_like(loss, 1-self.beta)
-        else: self.val,self.w = torch.lerp(loss, self.val, self.beta),torch.lerp(torch.ones_like(loss), self.w, self.beta)
+        if self.val is None:   # two separate host→device copies: graph inputs, as in every later step
+            self.val,self.w = (torch.zeros(1, dtype=loss.dtype).to(loss.device) for _ in range(2))
+        self.val,self.w = torch.lerp(loss, self.val, self.beta),torch.lerp(torch.ones_like(loss), self.w, self.beta)
         self._cache = None
     @property
     def value(self):
         if self._cache is not None: return self._cache
-        return None if self.val is None else self.val/self.w
+        return None if self.val is None else (self.val/self.w).reshape(())
     def compute(self, n=None): self._cache = self.value; return self._cache
 
 # %% ../nbs/03_learner.ipynb #e1a8afc9
