@@ -45,7 +45,7 @@ def make_model(arch, # a module; a timm model name; or a fastai/torchvision arch
         return create_vision_model(arch, n_out, pretrained=pretrained, **kwargs)
     raise TypeError(f"make_model: arch={arch!r} is not a module, a timm model name or an architecture function")
 
-# %% ../nbs/05_distill.ipynb #03c24cae
+# %% ../nbs/05_distill.ipynb #b9932862
 def _modules_of(f) -> list:
     "The `nn.Module`s that callable `f` uses: itself, a bound method's object, a `partial`'s arguments, its closure and globals"
     if isinstance(f, nn.Module): return [f]
@@ -61,6 +61,12 @@ def _device_of(m):
     "The device of `m`'s first parameter or buffer (None for a module without any)"
     t = next(iter([*m.parameters(), *m.buffers()]), None)
     return None if t is None else t.device
+
+def _classes(dls):
+    "`dls.c`, the number of classes, needed to build a model from a name"
+    try: return dls.c
+    except AttributeError: raise ValueError("The number of classes of these DataLoaders is unknown (no `dls.c`), so a model cannot be built "
+                                            "from a name: build it and pass the module, or set `dls.c`") from None
 
 def _random_tfms(dl) -> list:
     "Names of the random transforms (augmentation) of training loader `dl`; fastai's `Resize` is not counted"
@@ -98,7 +104,7 @@ class DistillationCallback(Callback):
         if self.logits is not None: self.logits = self.logits.to(device)
         return self
 
-# %% ../nbs/05_distill.ipynb #aaa0d779
+# %% ../nbs/05_distill.ipynb #140b2f1a
 def _student_device(learn):
     d = _device_of(learn.model)
     return d if d is not None else getattr(getattr(learn, 'backend', None), 'device', torch.device('cpu'))
@@ -113,7 +119,7 @@ def _device_error(what, got, want):
 @patch
 def before_fit(self:DistillationCallback):
     if self.teacher is not None and not isinstance(self.teacher, nn.Module):
-        self.teacher = make_model(self.teacher, self.learn.dls.c, **(self.teacher_kwargs or {})).to(_student_device(self.learn))
+        self.teacher = make_model(self.teacher, _classes(self.learn.dls), **(self.teacher_kwargs or {})).to(_student_device(self.learn))
     self._func = self.teacher if self.teacher is not None else self.teacher_func
     dev = _student_device(self.learn)
     for m in self.teacher_modules:
@@ -152,7 +158,7 @@ def after_loss(self:DistillationCallback):
     self.learn.loss_grad = self.alpha*self.kd_loss + (1-self.alpha)*self.learn.loss_grad
     self.learn.loss = self.learn.loss_grad.detach()
 
-# %% ../nbs/05_distill.ipynb #8de4866b
+# %% ../nbs/05_distill.ipynb #f020de00
 class DistillLearner(Learner):
     "A `Learner` training `student` by distillation from `teacher` (or `teacher_func`) with `DistillationCallback`"
     def __init__(self, dls, student, # the student: a module, or a name / architecture for `make_model`
@@ -162,8 +168,9 @@ class DistillLearner(Learner):
                  student_kwargs:dict|None=None, teacher_kwargs:dict|None=None, # passed to `make_model` for names
                  **kwargs): # passed to `Learner`
         cb = DistillationCallback(teacher, teacher_func, alpha, temperature, cache, teacher_kwargs)
-        if teacher is not None and not isinstance(teacher, nn.Module): cb.teacher = make_model(teacher, dls.c, **(teacher_kwargs or {}))
-        super().__init__(dls, make_model(student, dls.c, **(student_kwargs or {})), **kwargs)
+        if teacher is not None and not isinstance(teacher, nn.Module): cb.teacher = make_model(teacher, _classes(dls), **(teacher_kwargs or {}))
+        if not isinstance(student, nn.Module): student = make_model(student, _classes(dls), **(student_kwargs or {}))
+        super().__init__(dls, student, **kwargs)
         self.add_cb(cb)
         d = _device_of(self.model)
         if d is not None: cb.to(d)   # a teacher given by name starts where the student is
@@ -174,7 +181,7 @@ class DistillLearner(Learner):
         "`Learner.to_cpu`, and the teacher moved to the CPU"
         super().to_cpu(); self.distillation.to('cpu'); return self
 
-# %% ../nbs/05_distill.ipynb #b4713220
+# %% ../nbs/05_distill.ipynb #1f1a862b
 @patch
 def _check_cache(self:DistillationCallback):
     "Refuse a cache on augmented data; (re)compute the logits when the training set is new"
@@ -182,7 +189,7 @@ def _check_cache(self:DistillationCallback):
     rnd = _random_tfms(dl)
     if rnd: raise ValueError(f"DistillationCallback(cache=True): the training data is augmented ({', '.join(rnd)}), so the images change "
                              "every epoch and logits computed once would belong to other images. Pass cache=False, or train without augmentation.")
-    key = (id(dl.dataset), dl.dataset and len(dl.dataset))
+    key = (id(dl.dataset), getattr(dl, 'n', None))
     if self.logits is None or self._key != key: self.logits,self._key = self._teacher_pass(dl),key
 
 @patch
