@@ -158,7 +158,7 @@ def after_loss(self:DistillationCallback):
     self.learn.loss_grad = self.alpha*self.kd_loss + (1-self.alpha)*self.learn.loss_grad
     self.learn.loss = self.learn.loss_grad.detach()
 
-# %% ../nbs/05_distill.ipynb #f020de00
+# %% ../nbs/05_distill.ipynb #b31621d1
 class DistillLearner(Learner):
     "A `Learner` training `student` by distillation from `teacher` (or `teacher_func`) with `DistillationCallback`"
     def __init__(self, dls, student, # the student: a module, or a name / architecture for `make_model`
@@ -168,12 +168,11 @@ class DistillLearner(Learner):
                  student_kwargs:dict|None=None, teacher_kwargs:dict|None=None, # passed to `make_model` for names
                  **kwargs): # passed to `Learner`
         cb = DistillationCallback(teacher, teacher_func, alpha, temperature, cache, teacher_kwargs)
-        if teacher is not None and not isinstance(teacher, nn.Module): cb.teacher = make_model(teacher, _classes(dls), **(teacher_kwargs or {}))
         if not isinstance(student, nn.Module): student = make_model(student, _classes(dls), **(student_kwargs or {}))
+        if teacher is not None and not isinstance(teacher, nn.Module):   # a teacher built from a name starts where the student is
+            cb.teacher = make_model(teacher, _classes(dls), **(teacher_kwargs or {})).to(_device_of(student) or 'cpu')
         super().__init__(dls, student, **kwargs)
         self.add_cb(cb)
-        d = _device_of(self.model)
-        if d is not None: cb.to(d)   # a teacher given by name starts where the student is
     def to_tpu(self, *args, **kwargs) -> Learner:
         "`Learner.to_tpu`, and the teacher moved to the same device"
         super().to_tpu(*args, **kwargs); self.distillation.to(self.backend.device); return self
