@@ -5,4 +5,5 @@ from .augment import *
 from .learner import *
 from .models import *
 from .optim import *
+from .distill import *
 from .export import *
