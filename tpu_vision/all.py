@@ -4,4 +4,5 @@ from .data import *
 from .augment import *
 from .learner import *
 from .optim import *
+from .parallel import *
 from .export import *
