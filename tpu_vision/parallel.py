@@ -58,7 +58,7 @@ def check_devices(devices, # a number of devices, or 'all'
         f"of devices (each replica takes bs/devices); use bs={bs - bs % n or n} or {bs - bs % n + n}")
     return n
 
-# %% ../nbs/07_parallel.ipynb #15d69b3d
+# %% ../nbs/07_parallel.ipynb #4449a123
 class _LocalCache(dict):
     "`get_backend`'s cache with the 'xla' entry per thread: replicas that are threads each own a device"
     def __init__(self, d): super().__init__(d); self.local = threading.local()
@@ -66,15 +66,28 @@ class _LocalCache(dict):
     def __contains__(self, k): return (k == 'xla' and self._get() is not None) or super().__contains__(k)
     def __getitem__(self, k): return self._get() if k == 'xla' and self._get() is not None else super().__getitem__(k)
 
+_host = {}  # per process: the lock and barrier of the replicas that are its threads
+_host_lock = threading.Lock()
+
 class ReplicaBackend(XLABackend):
     "The `XLABackend` of one replica: gradients averaged over the replicas, all-gather, barrier, local master"
     def __init__(self, seed=0):
         super().__init__()
         self._ch,self.native = 0,self.xr.device_type() != 'CPU'
         self.xm.set_rng_state(seed + self.rank, device=str(self.device))
+        with _host_lock:
+            if _host.get('seed') != seed:
+                n = self.xr.addressable_runtime_device_count()
+                _host.update(seed=seed, lock=threading.Lock(), barrier=threading.Barrier(n))
+            self._lock,self._barrier = _host['lock'],_host['barrier']
     @property
     def is_local_master(self): return self.xr.local_ordinal() == 0
-    def sync(self): super().sync(); self._ch = 0
+    def sync(self):
+        "End the step. On XLA:CPU one replica at a time: the first compiles, the others find the graph in the cache"
+        if self.native: super().sync()
+        else:
+            with self._lock: super().sync()
+        self._ch = 0
     def _channel(self):
         "Channel id of the next collective in this graph: XLA:CPU matches the replicas' collectives by it"
         self._ch += 1; return self._ch
@@ -103,7 +116,9 @@ class ReplicaBackend(XLABackend):
         for g,s in zip(gs, self.all_sum(gs)): g.copy_(s/self.world_size)
     def barrier(self):
         "Wait until every replica gets here"
-        if self.world_size > 1: self.all_sum([torch.zeros(1, device=self.device)])[0].cpu(); self._ch = 0
+        if self.world_size == 1: return
+        if self.native: self.xm.rendezvous('tpu_vision')
+        else: self._barrier.wait()
     def save(self, obj, path):
         "Save `obj` from the master replica only; the others wait until it is written"
         res = super().save(obj, path); self.barrier(); return res
@@ -276,18 +291,18 @@ _STARTED = ("the XLA runtime is already in use in this process (a tensor was put
     "`image_dls(device=None)` with PJRT_DEVICE set), so torch_xla cannot launch replicas from it. Restart the kernel (or "
     "script) and call `to_tpu(devices=...)` before anything touches XLA; build the DataLoaders with device='cpu'.")
 
-# %% ../nbs/07_parallel.ipynb #0ed7dc4f
+# %% ../nbs/07_parallel.ipynb #af71f4ed
 @patch
 def _launch(self:Learner, method:str, *args, **kwargs) -> dict:
     "Run `self.<method>(*args, **kwargs)` on `self.parallel.n` replicas with `torch_xla.launch`; the local master's results"
-    par = self.parallel
-    n = check_devices(par.n, self.dls.train.bs)
-    if _runtime_started() and not _torchelastic(): raise RuntimeError(f"{method}: {_STARTED}")
+    par,elastic = self.parallel,_torchelastic()
+    n = check_devices(par.n, self.dls.train.bs) if not elastic else int(os.environ.get('WORLD_SIZE', 1))
+    if _runtime_started() and not elastic: raise RuntimeError(f"{method}: {_STARTED}")
     tmp = tempfile.mkdtemp(prefix='tpu_vision_parallel_')
     key,old = os.path.basename(tmp),{k:os.environ.get(k) for k in ('PJRT_DEVICE','CPU_NUM_DEVICES','PJRT_CPU_ASYNC_CLIENT')}
     job = dict(learn=self, method=method, args=args, kwargs=kwargs, seed=random.randrange(2**31), pid=os.getpid())
     os.environ['PJRT_DEVICE'] = _xla_kind()
-    if os.environ['PJRT_DEVICE'] == 'CPU': os.environ['CPU_NUM_DEVICES'],os.environ['PJRT_CPU_ASYNC_CLIENT'] = str(n),'0'
+    if os.environ['PJRT_DEVICE'] == 'CPU' and not elastic: os.environ['CPU_NUM_DEVICES'],os.environ['PJRT_CPU_ASYNC_CLIENT'] = str(n),'0'
     stop = threading.Event()
     relay = threading.Thread(target=_relay, args=(Path(tmp)/'log', sys.stdout, stop), daemon=True)
     try:
@@ -325,9 +340,9 @@ def _take(self:Learner, res:dict):
     rec = getattr(self, 'recorder', None)
     if rec is not None:
         for k,v in res.get('recorder', {}).items(): setattr(rec, k, v)
-    self.counters,self.parallel.last = res.get('counters'),res
+    self.counters,self.parallel.last = res.get('counters'),{k:res.get(k) for k in ('checksums','device','world_size')}
 
-# %% ../nbs/07_parallel.ipynb #606ae671
+# %% ../nbs/07_parallel.ipynb #5f7c179a
 _orig_fit,_orig_get_preds,_orig_validate,_orig_to_tpu,_orig_to_cpu = Learner.fit,Learner.get_preds,Learner.validate,Learner.to_tpu,Learner.to_cpu
 
 def _par(learn): return getattr(learn, 'parallel', None)
@@ -342,7 +357,7 @@ def to_tpu(self:Learner,
     "Move to the accelerator (03_learner); with `devices` > 1, the fit family, `get_preds` and `validate` run on that many replicas"
     if devices in (1, '1'): self.parallel = None; return _orig_to_tpu(self, device, refresh)
     if device not in (None, 'auto', 'xla', 'tpu'): raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
-    check_devices(devices, self.dls.train.bs)
+    if not _torchelastic(): check_devices(devices, self.dls.train.bs)
     if _runtime_started() and not _torchelastic(): raise RuntimeError(f"to_tpu(devices={devices!r}): {_STARTED}")
     self.parallel = Parallel(devices, refresh, start_method)
     return self
