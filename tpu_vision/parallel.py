@@ -181,13 +181,15 @@ class ReplicaCallback(TPUCallback):
             if isinstance(getattr(gp, k, None), (torch.Tensor, list, tuple)): setattr(gp, k, apply_tensors(cut, getattr(gp, k)))
         self.backend._ch = 0
 
-# %% ../nbs/07_parallel.ipynb #40fb6726
+# %% ../nbs/07_parallel.ipynb #eddc065c
 _JOBS = {}
 
 class ReplicaError(RuntimeError): "A replica of a parallel run raised; the message holds its traceback"
 
 def _replica_dls(dls, world_size, rank, seed):
     "`dls` for replica `rank`: fixed shapes, the global batch split over the replicas, a shard of every loader"
+    if dls.train.bs % world_size: raise ValueError(f"The global batch size bs={dls.train.bs} must be divisible by the number of "
+        f"replicas, {world_size} (all the devices of all the hosts)")
     dls = static_shapes(dls)
     loaders = [dl.new(bs=dl.bs//world_size if i == 0 else -(-dl.bs//world_size)) for i,dl in enumerate(dls.loaders)]
     return shard(type(dls)(*loaders, path=dls.path), rank, world_size, seed)
@@ -205,7 +207,7 @@ def _replica_learner(learn, b, seed, args=(), kwargs=None):
         rl.logger = lambda *a, **k: None
     return rl,args,kwargs
 
-# %% ../nbs/07_parallel.ipynb #d25bed2f
+# %% ../nbs/07_parallel.ipynb #5d4a353e
 def _to_console():
     "In a child process, fastprogress prints text"
     import fastprogress.fastprogress as fp, fastai.callback.progress as fcp
@@ -231,7 +233,7 @@ def _checksum(model):
 def _result(rl, out, b, sums):
     "What the parent gets back: the method's result, the weights, the optimizer state, the Recorder's history, counters"
     rec = getattr(rl, 'recorder', None)
-    r = dict(out=to_cpu(out), model=to_cpu(rl.model.state_dict()), checksums=sums, world_size=b.world_size,
+    r = dict(out=to_cpu(out), model=to_cpu(rl.model.state_dict()), checksums=sums, world_size=b.world_size, rank=b.rank,
              device=f'{b.name} ({b.kind})', counters=getattr(rl, 'counters', None),
              opt=to_cpu(rl.opt.state_dict()) if rl.opt is not None else None)
     if rec is not None:
@@ -291,7 +293,7 @@ _STARTED = ("the XLA runtime is already in use in this process (a tensor was put
     "`image_dls(device=None)` with PJRT_DEVICE set), so torch_xla cannot launch replicas from it. Restart the kernel (or "
     "script) and call `to_tpu(devices=...)` before anything touches XLA; build the DataLoaders with device='cpu'.")
 
-# %% ../nbs/07_parallel.ipynb #af71f4ed
+# %% ../nbs/07_parallel.ipynb #fb8e1be6
 @patch
 def _launch(self:Learner, method:str, *args, **kwargs) -> dict:
     "Run `self.<method>(*args, **kwargs)` on `self.parallel.n` replicas with `torch_xla.launch`; the local master's results"
@@ -340,7 +342,7 @@ def _take(self:Learner, res:dict):
     rec = getattr(self, 'recorder', None)
     if rec is not None:
         for k,v in res.get('recorder', {}).items(): setattr(rec, k, v)
-    self.counters,self.parallel.last = res.get('counters'),{k:res.get(k) for k in ('checksums','device','world_size')}
+    self.counters,self.parallel.last = res.get('counters'),{k:res.get(k) for k in ('checksums','device','world_size','rank')}
 
 # %% ../nbs/07_parallel.ipynb #5f7c179a
 _orig_fit,_orig_get_preds,_orig_validate,_orig_to_tpu,_orig_to_cpu = Learner.fit,Learner.get_preds,Learner.validate,Learner.to_tpu,Learner.to_cpu
