@@ -344,7 +344,7 @@ def _take(self:Learner, res:dict):
         for k,v in res.get('recorder', {}).items(): setattr(rec, k, v)
     self.counters,self.parallel.last = res.get('counters'),{k:res.get(k) for k in ('checksums','device','world_size','rank')}
 
-# %% ../nbs/07_parallel.ipynb #5f7c179a
+# %% ../nbs/07_parallel.ipynb #a38eefe0
 _orig_fit,_orig_get_preds,_orig_validate,_orig_to_tpu,_orig_to_cpu = Learner.fit,Learner.get_preds,Learner.validate,Learner.to_tpu,Learner.to_cpu
 
 def _par(learn): return getattr(learn, 'parallel', None)
@@ -368,7 +368,7 @@ def to_tpu(self:Learner,
 def to_cpu(self:Learner) -> Learner:
     "Back to the CPU (03_learner); ends parallel mode"
     self.parallel = None
-    return _orig_to_cpu(self) if hasattr(self, 'backend') else self
+    return _orig_to_cpu(self)
 
 # %% ../nbs/07_parallel.ipynb #bcda047e
 @patch
