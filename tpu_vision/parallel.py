@@ -264,13 +264,14 @@ def _replica(index, key, tmp):
         if in_child: sys.stderr.flush(); os._exit(1)  # the whole child process, all its replicas
         raise
 
-# %% ../nbs/07_parallel.ipynb #3735d183
+# %% ../nbs/07_parallel.ipynb #19f11df1
 class Parallel:
     "How `learn.to_tpu(devices=n)` runs the fit family: `n` replicas launched by `torch_xla.launch`"
     def __init__(self, n, refresh=10., start_method:str|None=None):
         store_attr(); self.start_method = start_method or ('fork' if 'fork' in multiprocessing.get_all_start_methods() else 'spawn')
         self.last = None
     def __repr__(self): return f'Parallel({self.n} devices, {self.start_method})'
+    def __reduce__(self): return (type(None), ())  # not pickled with the Learner: an exported Learner predicts in one process
 
 def _relay(path, out, stop):
     "Copy what the replicas write to `path` to `out` as it comes, until `stop` is set"
