@@ -6,4 +6,5 @@ from .learner import *
 from .models import *
 from .optim import *
 from .distill import *
+from .parallel import *
 from .export import *
