@@ -14,7 +14,7 @@ from fastcore.basics import store_attr, ifnone
 # %% auto #0
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'find_backend', 'diagnose',
            'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend',
-           'NoTPUError', 'XLABackend', 'TorchTPUBackend', 'get_backend', 'report', 'describe', 'counters']
+           'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend', 'report', 'describe', 'counters']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -201,7 +201,7 @@ class MPSBackend(Backend):
     def kind(self): return 'Apple GPU (MPS)'
     def wait(self): torch.mps.synchronize()
 
-# %% ../nbs/00_device.ipynb #8311cba5
+# %% ../nbs/00_device.ipynb #84268156
 def _import_xla():
     "Import torch_xla, or raise an error that says why not and how to fix it"
     try:
@@ -212,6 +212,12 @@ def _import_xla():
         raise NoTPUError(f"torch_xla could not be imported ({type(e).__name__}: {e}).\n- {why}") from None
 
 class NoTPUError(RuntimeError): "A TPU (or XLA) backend was asked for and cannot be used; the message says why and what to do"
+
+def grads_of(opt) -> list:
+    "The gradients of `opt`'s parameters, for a torch optimizer or a fastai `Optimizer`"
+    # not `xm.reduce_gradients(opt)`: it reads `opt.__getstate__()['param_groups']`, which a fastai Optimizer lacks
+    groups = getattr(opt, 'param_lists', None) or [g['params'] for g in opt.param_groups]
+    return [p.grad for ps in groups for p in ps if p.grad is not None]
 
 class XLABackend(Backend):
     "PyTorch/XLA: a TPU, or XLA on the CPU (`PJRT_DEVICE=CPU`); bf16 autocast"
@@ -232,7 +238,7 @@ class XLABackend(Backend):
     def wait(self): self.xm.wait_device_ops()
     def reduce_gradients(self, opt):
         "All-reduce (average) `opt`'s gradients over the replicas, when there are several"
-        if self.world_size > 1: self.xm.reduce_gradients(opt)
+        if self.world_size > 1 and (gs := grads_of(opt)): self.xm.all_reduce(self.xm.REDUCE_SUM, gs, scale=1.0/self.world_size)
     def checkpoint(self, fn, *args, **kwargs):
         "torch_xla's activation checkpointing: an optimization barrier stops XLA from merging the recomputation into the forward"
         if kwargs: fn,kwargs = (lambda *a, _f=fn, _k=kwargs: _f(*a, **_k)),{}
