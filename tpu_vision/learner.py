@@ -22,8 +22,8 @@ from .data import PAD_TARGET, static_shapes
 from torch.utils.tensorboard import SummaryWriter
 
 # %% auto #0
-__all__ = ['EpochCounters', 'EpochMetric', 'DeviceAvgLoss', 'DeviceSmoothLoss', 'xla_weight_decay', 'TPUCallback', 'StepEnd',
-           'TensorBoardCallback']
+__all__ = ['xla_weight_decay', 'EpochCounters', 'EpochMetric', 'DeviceAvgLoss', 'DeviceSmoothLoss', 'XLAWeightDecay',
+           'TPUCallback', 'StepEnd', 'TensorBoardCallback']
 
 # %% ../nbs/03_learner.ipynb #8be95bd1
 class EpochCounters(Callback):
@@ -113,14 +113,23 @@ def _flush(vals):
     for i,h in zip(idx, host): out[i] = h
     return out
 
-# %% ../nbs/03_learner.ipynb #fcc542d2
+# %% ../nbs/03_learner.ipynb #b6ee19d6
 from fastai.optimizer import weight_decay
 
-def xla_weight_decay(p, lr, wd, do_wd=True, **kwargs):
-    "fastai's decoupled `weight_decay` as `p += p·(-lr·wd)`: never a constant 1.0 factor, never equal to Adam's `eps`"
-    if do_wd and wd != 0: p.data.add_(p.data, alpha=-(lr*wd))
+class XLAWeightDecay:
+    "fastai's decoupled `weight_decay`, `p -= p·(lr·wd)`, with `lr·wd` a device tensor (one copy per value and step)"
+    def __init__(self): self.cache = {}
+    def __call__(self, p, lr, wd, do_wd=True, **kwargs):
+        if not do_wd or wd == 0: return
+        k = (float(lr*wd), p.device, p.dtype)
+        f = self.cache.get(k)
+        if f is None: f = self.cache[k] = torch.tensor([lr*wd], dtype=p.dtype).to(p.device)
+        p.data.sub_(p.data*f)
+    def new_step(self): self.cache = {}
 
-# %% ../nbs/03_learner.ipynb #577b64bb
+xla_weight_decay = XLAWeightDecay()
+
+# %% ../nbs/03_learner.ipynb #bf91a78d
 class TPUCallback(Callback):
     "Keep losses, metrics and predictions on the device; bring them to the host once per phase"
     order = 45  # after GatherPredsCallback (0), before Recorder (50) and ProgressCallback (60)
@@ -134,6 +143,7 @@ class TPUCallback(Callback):
         lf = self.learn.loss_func
         self._red = getattr(lf, 'reduction', None)
         if self._red is not None: lf.reduction = 'none'  # per-item losses, so the padding can be masked out
+    def before_batch(self): xla_weight_decay.new_step()
     def after_batch(self): self._n_batches += 1
     def before_step(self):
         "Average the gradients over the replicas (a no-op with one device)"
