@@ -58,7 +58,7 @@ def check_devices(devices, # a number of devices, or 'all'
         f"of devices (each replica takes bs/devices); use bs={bs - bs % n or n} or {bs - bs % n + n}")
     return n
 
-# %% ../nbs/07_parallel.ipynb #4449a123
+# %% ../nbs/07_parallel.ipynb #bcc41d58
 class _LocalCache(dict):
     "`get_backend`'s cache with the 'xla' entry per thread: replicas that are threads each own a device"
     def __init__(self, d): super().__init__(d); self.local = threading.local()
@@ -108,11 +108,8 @@ class ReplicaBackend(XLABackend):
         return out
     def reduce_gradients(self, opt):
         "Average `opt`'s gradients over the replicas: one all-reduce of all of them"
-        if self.world_size == 1: return
-        ps = [p for p,*_ in opt.all_params(with_grad=True)] if hasattr(opt, 'all_params') else \
-             [p for g in opt.param_groups for p in g['params'] if p.grad is not None]
-        gs = [p.grad for p in ps]
-        if self.native: self.xm.all_reduce(self.xm.REDUCE_SUM, gs, scale=1.0/self.world_size); return
+        if self.native or self.world_size == 1: return super().reduce_gradients(opt)   # XLABackend's all-reduce
+        gs = grads_of(opt)
         for g,s in zip(gs, self.all_sum(gs)): g.copy_(s/self.world_size)
     def barrier(self):
         "Wait until every replica gets here"
