@@ -22,8 +22,8 @@ from .data import PAD_TARGET, static_shapes
 from torch.utils.tensorboard import SummaryWriter
 
 # %% auto #0
-__all__ = ['xla_weight_decay', 'EpochCounters', 'EpochMetric', 'DeviceAvgLoss', 'DeviceSmoothLoss', 'XLAWeightDecay',
-           'TPUCallback', 'StepEnd', 'TensorBoardCallback']
+__all__ = ['xla_weight_decay', 'TO_TPU_HOOKS', 'EpochCounters', 'EpochMetric', 'DeviceAvgLoss', 'DeviceSmoothLoss',
+           'XLAWeightDecay', 'TPUCallback', 'StepEnd', 'TensorBoardCallback']
 
 # %% ../nbs/03_learner.ipynb #8be95bd1
 class EpochCounters(Callback):
@@ -187,10 +187,11 @@ class StepEnd(Callback):
     def __init__(self, backend): self.backend = backend
     def after_batch(self): self.backend.sync()
 
-# %% ../nbs/03_learner.ipynb #9c6685cb
+# %% ../nbs/03_learner.ipynb #28408d86
 @patch
 def after_batch(self:ProgressCallback):
     "Move the bar; show the smooth loss. A loss still on the device is read one step late, every `learn.refresh` s"
+    if getattr(self.learn, 'backend', None) is None: return self._orig_after_batch()  # not a `to_tpu` Learner: fastai's
     self.pbar.update(self.iter+1)
     sl = getattr(self.learn, 'smooth_loss', None) if self.training else None
     if sl is None: return
@@ -201,8 +202,10 @@ def after_batch(self:ProgressCallback):
         self.pbar.comment = f'{last.item():.4f}'; self._t = time.monotonic()
     self._last = sl
 
-# %% ../nbs/03_learner.ipynb #5a657668
+# %% ../nbs/03_learner.ipynb #23893aa0
 _TPU_CBS = (TPUCallback, StepEnd, EpochCounters)
+TO_TPU_HOOKS = []  # `f(learn)`, run at the end of every `to_tpu`: how later notebooks add their part (04_optim: precision)
+_told = set()      # backends `to_tpu` has said it fell back to
 
 def _move_opt(learn, device):
     "Recreate `learn.opt` for the moved parameters, carrying its state over"
@@ -211,63 +214,62 @@ def _move_opt(learn, device):
     learn.create_opt()
     learn.opt.load_state_dict(to_dev(sd, device))
 
+def _swap_meters(learn, loss, smooth_loss):
+    "Give the `Recorder` these loss meters (through `__dict__`: fastai warns when a callback sets a name the Learner has)"
+    if hasattr(learn, 'recorder'): learn.recorder.__dict__.update(loss=loss, smooth_loss=smooth_loss)
+
+def _move(learn, device):
+    "Model, loss function and optimizer state to `device`"
+    learn.model.to(device)
+    if isinstance(learn.loss_func, nn.Module): learn.loss_func.to(device)
+    _move_opt(learn, device)
+
+# %% ../nbs/03_learner.ipynb #8bff5f99
 @patch
 def to_tpu(self:Learner,
            device=None, # 'auto' (default): a TPU if there is one, else the best device; or a backend name
            refresh:float|None=10., # seconds between progress-bar loss refreshes (None: only at the end of an epoch)
+           precision:str='auto', # 'auto' (the backend's `auto_precision`), 'fp32', 'bf16' or 'fp16' (04_optim)
           ) -> Learner:
     "Move model, data, optimizer and callbacks to the accelerator; training then runs with no host sync per step"
     b = get_backend(device)
-    if b.name not in ('tpu','xla') and device in (None, 'auto') and not getattr(Learner, '_told', False):
+    if b.name not in ('tpu','xla') and device in (None, 'auto') and b.name not in _told:
         print(f'to_tpu: no TPU found, training on {b.name} ({b.kind}); `tpu_vision.device.diagnose()` says why')
-        Learner._told = True
-    self.backend = b
+        _told.add(b.name)
+    self.backend,self.refresh,self.precision = b,refresh,precision
     self.dls = static_shapes(self.dls).to(b.device)
-    self.model.to(b.device)
-    if isinstance(self.loss_func, nn.Module): self.loss_func.to(b.device)
-    _move_opt(self, b.device)
-    self.refresh = refresh
+    _move(self, b.device)
     self.remove_cbs([cb for cb in self.cbs if isinstance(cb, _TPU_CBS)])
     self.add_cbs([TPUCallback(b), StepEnd(b), EpochCounters()])
-    if hasattr(self, 'recorder'):
-        r = self.recorder
-        r.loss,r.smooth_loss = DeviceAvgLoss(),DeviceSmoothLoss(r.smooth_loss.beta)
+    _swap_meters(self, DeviceAvgLoss(), DeviceSmoothLoss(self.recorder.smooth_loss.beta) if hasattr(self, 'recorder') else None)
     self.metrics = [m if isinstance(m, EpochMetric) else EpochMetric(m) for m in self.metrics]
+    for f in TO_TPU_HOOKS: f(self)
     return self
 
 @patch
 def to_cpu(self:Learner) -> Learner:
     "Bring model, data and optimizer back to the CPU and restore fastai's own callbacks and metrics"
-    self.backend = get_backend('cpu')
-    self.dls.to('cpu'); self.model.to('cpu')
-    if isinstance(self.loss_func, nn.Module): self.loss_func.to('cpu')
-    _move_opt(self, 'cpu')
-    self.remove_cbs([cb for cb in self.cbs if isinstance(cb, _TPU_CBS)])
-    if hasattr(self, 'recorder'):
-        r = self.recorder
-        r.loss,r.smooth_loss = AvgLoss(),AvgSmoothLoss(r.smooth_loss.beta)
+    self.dls.to('cpu'); _move(self, 'cpu')
+    self.remove_cbs([cb for cb in self.cbs if isinstance(cb, _TPU_CBS) or getattr(cb, '_auto', False)])
+    _swap_meters(self, AvgLoss(), AvgSmoothLoss(self.recorder.smooth_loss.beta) if hasattr(self, 'recorder') else None)
     self.metrics = [m.metric if isinstance(m, EpochMetric) else m for m in self.metrics]
-    del self.backend
+    self.__dict__.pop('backend', None)
     return self
 
-_orig_to_detach = Learner.to_detach
 @patch
 def to_detach(self:Learner, b, cpu=True, gather=True):
     "fastai's `to_detach`, except that on a `to_tpu` Learner tensors stay on the device (no host sync per batch)"
     if getattr(self, 'backend', None) is not None and self.backend.name != 'cpu': return to_detach(b, cpu=False, gather=False)
-    return _orig_to_detach(self, b, cpu=cpu, gather=gather)
-
-# %% ../nbs/03_learner.ipynb #1547795e
-from fastai.learner import save_model, load_model
+    return self._orig_to_detach(b, cpu=cpu, gather=gather)
+#| export
 from fastcore.xtras import join_path_file
 from fastai.torch_core import get_model
-
-_orig_save,_orig_load = Learner.save,Learner.load
 
 @patch
 def save(self:Learner, file, with_opt=True, pickle_protocol=2, **kwargs):
     "Save model (and optimizer) to `self.path/self.model_dir/file.pth`; from a device, through the CPU and atomically"
-    if getattr(self, 'backend', None) is None: return _orig_save(self, file, with_opt=with_opt, pickle_protocol=pickle_protocol, **kwargs)
+    if getattr(self, 'backend', None) is None:
+        return self._orig_save(file, with_opt=with_opt, pickle_protocol=pickle_protocol, **kwargs)
     file = join_path_file(file, self.path/self.model_dir, ext='.pth')
     state = get_model(self.model).state_dict()
     if with_opt and getattr(self, 'opt', None) is not None: state = {'model': state, 'opt': self.opt.state_dict()}
@@ -277,11 +279,12 @@ def save(self:Learner, file, with_opt=True, pickle_protocol=2, **kwargs):
 @patch
 def load(self:Learner, file, device=None, with_opt=True, strict=True, **kwargs):
     "Load model (and optimizer) saved by `save`, through the CPU, onto the Learner's device"
-    if getattr(self, 'backend', None) is None: return _orig_load(self, file, device=device, with_opt=with_opt, strict=strict, **kwargs)
+    if getattr(self, 'backend', None) is None:
+        return self._orig_load(file, device=device, with_opt=with_opt, strict=strict, **kwargs)
     if self.opt is None: self.create_opt()
     file = join_path_file(file, self.path/self.model_dir, ext='.pth')
     load_model(file, self.model, self.opt, with_opt=with_opt, device='cpu', strict=strict, **kwargs)
-    self.opt.state = {p: to_dev(s, self.backend.device) for p,s in self.opt.state.items()}
+    for p,st in self.opt.state.items(): self.opt.state[p] = to_dev(st, self.backend.device)  # fastai's defaultdict stays
     return self
 
 # %% ../nbs/03_learner.ipynb #f4e28741

@@ -178,7 +178,7 @@ class ReplicaCallback(TPUCallback):
             if isinstance(getattr(gp, k, None), (torch.Tensor, list, tuple)): setattr(gp, k, apply_tensors(cut, getattr(gp, k)))
         self.backend._ch = 0
 
-# %% ../nbs/07_parallel.ipynb #eddc065c
+# %% ../nbs/07_parallel.ipynb #280f708e
 _JOBS = {}
 
 class ReplicaError(RuntimeError): "A replica of a parallel run raised; the message holds its traceback"
@@ -196,7 +196,7 @@ def _replica_learner(learn, b, seed, args=(), kwargs=None):
     rl,args,kwargs = deepcopy((learn, args, kwargs or {}))
     rl.parallel = None
     rl.dls = _replica_dls(rl.dls, b.world_size, b.rank, seed)
-    rl.to_tpu(b, refresh=getattr(learn.parallel, 'refresh', 10.))
+    rl.to_tpu(b, refresh=getattr(learn.parallel, 'refresh', 10.), precision=getattr(learn, 'precision', 'auto'))
     i = next(i for i,cb in enumerate(rl.cbs) if type(cb) is TPUCallback)
     rl.remove_cb(rl.cbs[i]); rl.add_cb(ReplicaCallback(b))
     if not b.is_master:
@@ -342,37 +342,36 @@ def _take(self:Learner, res:dict):
         for k,v in res.get('recorder', {}).items(): setattr(rec, k, v)
     self.counters,self.parallel.last = res.get('counters'),{k:res.get(k) for k in ('checksums','device','world_size','rank')}
 
-# %% ../nbs/07_parallel.ipynb #a38eefe0
-_orig_fit,_orig_get_preds,_orig_validate,_orig_to_tpu,_orig_to_cpu = Learner.fit,Learner.get_preds,Learner.validate,Learner.to_tpu,Learner.to_cpu
-
+# %% ../nbs/07_parallel.ipynb #8043618c
 def _par(learn): return getattr(learn, 'parallel', None)
 
 @patch
 def to_tpu(self:Learner,
            device=None, # 'auto' (default): a TPU if there is one, else the best device; or a backend name
            refresh:float|None=10., # seconds between progress-bar loss refreshes (None: only at the end of an epoch)
+           precision:str='auto', # 'auto' (the backend's `auto_precision`), 'fp32', 'bf16' or 'fp16' (04_optim)
            devices=1, # replicas: 1, a number, or 'all' (every TPU core/chip of this host, or `CPU_NUM_DEVICES`)
            start_method:str|None=None, # 'fork' (default where there is fork) or 'spawn' (the Learner is pickled with cloudpickle)
           ) -> Learner:
     "Move to the accelerator (03_learner); with `devices` > 1, the fit family, `get_preds` and `validate` run on that many replicas"
-    if devices in (1, '1'): self.parallel = None; return _orig_to_tpu(self, device, refresh)
+    if devices in (1, '1'): self.parallel = None; return self._orig_to_tpu(device, refresh, precision)
     if device not in (None, 'auto', 'xla', 'tpu'): raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
     if not _torchelastic(): check_devices(devices, self.dls.train.bs)
     if _runtime_started() and not _torchelastic(): raise RuntimeError(f"to_tpu(devices={devices!r}): {_STARTED}")
-    self.parallel = Parallel(devices, refresh, start_method)
+    self.parallel,self.precision = Parallel(devices, refresh, start_method),precision
     return self
 
 @patch
 def to_cpu(self:Learner) -> Learner:
     "Back to the CPU (03_learner); ends parallel mode"
     self.parallel = None
-    return _orig_to_cpu(self)
+    return self._orig_to_cpu()
 
-# %% ../nbs/07_parallel.ipynb #bcda047e
+# %% ../nbs/07_parallel.ipynb #79ed2572
 @patch
 def fit(self:Learner, n_epoch, lr=None, wd=None, cbs=None, reset_opt=False, start_epoch=0):
     "fastai's `fit`; after `to_tpu(devices=n)`, on `n` replicas, and then with the trained weights and history here"
-    if _par(self) is None: return _orig_fit(self, n_epoch, lr=lr, wd=wd, cbs=cbs, reset_opt=reset_opt, start_epoch=start_epoch)
+    if _par(self) is None: return self._orig_fit(n_epoch, lr=lr, wd=wd, cbs=cbs, reset_opt=reset_opt, start_epoch=start_epoch)
     self._take(self._launch('fit', n_epoch, lr=lr, wd=wd, cbs=cbs, reset_opt=reset_opt, start_epoch=start_epoch))
 
 def _shardable(dl): return tpu_dl(dl, pad=True, drop_last=False)
@@ -386,7 +385,7 @@ def get_preds(self:Learner, ds_idx=1, dl=None, with_input=False, with_decoded=Fa
     "fastai's `get_preds`; after `to_tpu(devices=n)`, each replica predicts its shard and the predictions are gathered in dataset order"
     kw = dict(ds_idx=ds_idx, dl=dl, with_input=with_input, with_decoded=with_decoded, with_loss=with_loss, act=act,
               inner=inner, reorder=reorder, cbs=cbs, **kwargs)
-    if _par(self) is None or inner: return _orig_get_preds(self, **kw)
+    if _par(self) is None or inner: return self._orig_get_preds(**kw)
     if dl is not None: kw['dl'] = _shardable(dl)
     return self._launch('_get_preds_replica', **kw)['out']
 
@@ -397,7 +396,7 @@ def _get_preds_replica(self:Learner, dl=None, **kwargs):
 @patch
 def validate(self:Learner, ds_idx=1, dl=None, cbs=None):
     "fastai's `validate`; after `to_tpu(devices=n)`, on `n` replicas, the loss and metrics reduced over them"
-    if _par(self) is None: return _orig_validate(self, ds_idx=ds_idx, dl=dl, cbs=cbs)
+    if _par(self) is None: return self._orig_validate(ds_idx=ds_idx, dl=dl, cbs=cbs)
     return self._launch('_validate_replica', ds_idx=ds_idx, dl=None if dl is None else _shardable(dl), cbs=cbs)['out']
 
 @patch

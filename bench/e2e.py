@@ -1,0 +1,109 @@
+#!/usr/bin/env python
+"""End to end, side by side in one run: stock fastai vs tpu_vision, from image files on disk to an exported model.
+
+    python bench/e2e.py --device cpu                       # case (a): eager CPU, 10 000-image Fashion-MNIST subset
+    PJRT_DEVICE=CPU python bench/e2e.py --device xla --arch tiny --n-train 2000 --n-valid 500 --size 28 --epochs 3
+                                                           # case (b): the XLA device (on the CPU here), a small model
+    python bench/e2e.py --device cuda --n-train 60000 --n-valid 10000 --epochs 5 --bs 256   # case (c): a GPU
+
+Both sides get the same folder of PNG files (Fashion-MNIST, written once, outside the clock), the same architecture,
+epochs, batch size, image size, learning rate and seed. Each side's clock runs from "files on disk" to "model exported":
+  stock:      `ImageDataLoaders.from_folder(item_tfms=Resize(size), batch_tfms=aug_transforms())` + `vision_learner` +
+              `fit_one_cycle` + `learn.export` -- the fastai tutorial recipe, models and batches on `--device`;
+  tpu_vision: the main job's recipe (`tpu_vision.cli.train`'s defaults): `image_dls` + `vision_learner` + `to_tpu` (its
+              default precision) + `fit_one_cycle` + `to_cpu` + atomic `export`.
+`--order` sets who goes first (the machine warms up; alternate it between runs). Prints one row per side: final accuracy
+(the whole validation set), wall seconds end to end, seconds per epoch, and the ratios. A benchmark, not a test.
+"""
+import argparse, json, os, sys, time
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+p = argparse.ArgumentParser()
+p.add_argument('--device', default='cpu', choices=['cpu', 'xla', 'cuda'])
+p.add_argument('--arch', default='resnet18', help="a torchvision resnet name, or 'tiny' (4 conv blocks: XLA compiles it fast)")
+p.add_argument('--n-train', type=int, default=10000); p.add_argument('--n-valid', type=int, default=2000)
+p.add_argument('--epochs', type=int, default=3); p.add_argument('--bs', type=int, default=64)
+p.add_argument('--size', type=int, default=32); p.add_argument('--lr', type=float, default=3e-3)
+p.add_argument('--seed', type=int, default=0)
+p.add_argument('--order', default='stock,tpu_vision', help='comma-separated sides, run in this order')
+p.add_argument('--workers', type=int, default=None, help='DataLoader workers for both sides (default: each its own)')
+p.add_argument('--json', default=None, help='also write the results to this JSON file')
+args = p.parse_args()
+if args.device == 'xla': os.environ.setdefault('PJRT_DEVICE', 'CPU')
+
+import numpy as np, torch
+from torch import nn
+from fastai.vision.all import (ImageDataLoaders, Resize, accuracy, vision_learner, models, Callback,
+                               aug_transforms as fastai_aug_transforms)
+from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, _idx_dir, read_idx, write_image_folder, tpu_vision_home, image_dls
+from tpu_vision.device import get_backend
+import tpu_vision.learner, tpu_vision.optim, tpu_vision.export   # to_tpu, precision, atomic device-safe export
+from tpu_vision.augment import aug_transforms
+
+def folder(n_train, n_valid):
+    "Fashion-MNIST's first `n_train` training and `n_valid` test images as PNG folders, written once"
+    dest = tpu_vision_home()/f'e2e_fashion_{n_train}_{n_valid}'
+    if (dest/'.tpu_vision').exists(): return dest
+    src = _idx_dir()
+    splits = {s:(read_idx(src/xf)[:n], read_idx(src/yf)[:n]) for (s,(xf,yf)),n in zip(FASHION_FILES.items(), (n_train, n_valid))}
+    return write_image_folder(dest, splits, FASHION_CLASSES, marker='e2e')
+
+def tiny_cnn(pretrained=False, **kw):
+    "4 conv-BN-ReLU blocks: XLA on a 2-core CPU compiles a ResNet step for minutes"
+    blk = lambda i,o: [nn.Conv2d(i, o, 3, stride=2, padding=1), nn.BatchNorm2d(o), nn.ReLU()]
+    return nn.Sequential(*blk(3,32), *blk(32,64), *blk(64,128), *blk(128,256), nn.AdaptiveAvgPool2d(1))
+
+arch = tiny_cnn if args.arch == 'tiny' else getattr(models, args.arch)
+
+class EpochTimes(Callback):
+    order = 100
+    def before_fit(self): self.times = []
+    def before_epoch(self): self.t0 = time.perf_counter()
+    def after_epoch(self): self.times.append(time.perf_counter() - self.t0)
+
+def stock(path, out, dev):
+    kw = {} if args.workers is None else dict(num_workers=args.workers)
+    dls = ImageDataLoaders.from_folder(path, train='train', valid='valid', item_tfms=Resize(args.size),
+                                       batch_tfms=fastai_aug_transforms(), bs=args.bs, device=dev, **kw)
+    learn = vision_learner(dls, arch, pretrained=False, metrics=accuracy, path=out)
+    learn.model.to(dev)
+    et = EpochTimes()
+    with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr, cbs=et)
+    learn.export('model.pkl')
+    return learn, et.times
+
+def ours(path, out, dev):
+    kw = {} if args.workers is None else dict(num_workers=args.workers)
+    dls = image_dls(path, size=args.size, bs=args.bs, batch_tfms=aug_transforms(), device='cpu', verbose=False, **kw)
+    learn = vision_learner(dls, arch, pretrained=False, metrics=accuracy, path=out).to_tpu(args.device)
+    et = EpochTimes()
+    with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr, cbs=et)
+    learn.to_cpu(); learn.export('model.pkl')
+    return learn, et.times
+
+def accuracy_of(learn, path):
+    "Accuracy of the exported model's Learner on the whole validation set, computed the same way for both sides"
+    return float(learn.recorder.values[-1][learn.recorder.metric_names[1:].index('accuracy')])
+
+path = folder(args.n_train, args.n_valid)
+dev = get_backend(args.device).device
+rows = {}
+for side in args.order.split(','):
+    torch.manual_seed(args.seed); np.random.seed(args.seed)
+    import random; random.seed(args.seed)
+    out = Path(tpu_vision_home()/'e2e_out'/side); out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    learn,times = (stock if side == 'stock' else ours)(path, out, dev)
+    wall = time.perf_counter() - t0
+    rows[side] = dict(accuracy=accuracy_of(learn, path), wall_s=round(wall, 1), epoch_s=[round(t, 1) for t in times],
+                      exported=(out/'model.pkl').stat().st_size > 0)
+    print(f"{side:>10}: accuracy {rows[side]['accuracy']:.4f}, {wall:.1f} s end to end, epochs {rows[side]['epoch_s']} s",
+          flush=True)
+s,o = rows.get('stock'),rows.get('tpu_vision')
+if s and o:
+    print(f"tpu_vision - stock accuracy: {o['accuracy']-s['accuracy']:+.4f}; wall time tpu_vision/stock: "
+          f"{o['wall_s']/s['wall_s']:.2f}; median epoch tpu_vision/stock: "
+          f"{np.median(o['epoch_s'])/np.median(s['epoch_s']):.2f}")
+res = dict(args=vars(args), torch=torch.__version__, rows=rows)
+if args.json: Path(args.json).write_text(json.dumps(res, indent=1))
