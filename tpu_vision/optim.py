@@ -33,7 +33,7 @@ def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps
     if name in ('cuda', 'mps') and want == 'fp16': return torch.float16, True
     return torch.bfloat16, False
 
-# %% ../nbs/04_optim.ipynb #1cff8881
+# %% ../nbs/04_optim.ipynb #9260a040
 def _backend_of(learn):
     "`learn.backend` (see `to_tpu`), else the backend of the device the model is on"
     b = getattr(learn, 'backend', None)
@@ -42,9 +42,10 @@ def _backend_of(learn):
     return get_backend(p.device.type if p is not None else 'cpu')
 
 class AutoMixedPrecision(MixedPrecision):
-    "fastai's `MixedPrecision` on the Learner's backend: bf16 autocast on TPU, XLA and CPU; fp16 with a `GradScaler` on CUDA"
+    "fastai's `MixedPrecision` on a `to_tpu` Learner's backend: bf16 on TPU, XLA and CPU; fp16 with a `GradScaler` on CUDA"
     def before_fit(self):
-        b = _backend_of(self.learn)
+        if getattr(self.learn, 'backend', None) is None: return super().before_fit()   # not `to_tpu`: fastai's, as is
+        b = self.learn.backend
         self.dtype,scale = precision_for(b, self.amp_mode.value)
         self.kwargs['enabled'] = scale
         self.autocast,self.scales = b.autocast(self.dtype),[]
@@ -53,19 +54,21 @@ class AutoMixedPrecision(MixedPrecision):
             print(f"to_{self.amp_mode.value}: {str(self.dtype)[6:]} autocast on {b.name}, " + ("with a GradScaler" if scale else "no grad scaler"))
             self._said = b.name
 
-# %% ../nbs/04_optim.ipynb #7c9fb54d
+# %% ../nbs/04_optim.ipynb #a610addc
 @patch
 @delegates(GradScaler, but=['device', 'enabled'])
 def to_fp16(self:Learner, **kwargs):
-    "Mixed precision for this Learner's device: fp16 with a `GradScaler` on CUDA, bf16 on TPU, XLA and CPU"
+    "Mixed precision for a `to_tpu` Learner's device: fp16 with a `GradScaler` on CUDA, bf16 on TPU, XLA and CPU"
+    if getattr(self, 'backend', None) is None: return self._orig_to_fp16(**kwargs)   # fastai's
     return self.add_cb(AutoMixedPrecision(**kwargs))
 
 @patch
 def to_bf16(self:Learner):
-    "bfloat16 mixed precision (no grad scaler) on any device"
+    "bfloat16 mixed precision (no grad scaler) on a `to_tpu` Learner's device; fastai's `to_bf16` on any other"
+    if getattr(self, 'backend', None) is None: return self._orig_to_bf16()
     return self.add_cb(AutoMixedPrecision(amp_mode=AMPMode.BF16))
 
-# %% ../nbs/04_optim.ipynb #61e8e842
+# %% ../nbs/04_optim.ipynb #83bf34d3
 PRECISIONS = ('auto', 'fp32', 'bf16', 'fp16')
 
 def apply_precision(learn,
@@ -73,6 +76,8 @@ def apply_precision(learn,
                    ):
     "Set `learn`'s mixed precision: 'fp32', 'bf16', 'fp16', or 'auto' (a precision chosen already, else `auto_precision`)"
     if precision not in PRECISIONS: raise ValueError(f"precision={precision!r}: use one of {', '.join(PRECISIONS)}")
+    for cb in learn.cbs.filter(lambda cb: type(cb) is MixedPrecision):   # fastai's, from `to_fp16` before `to_tpu`
+        learn.remove_cb(cb).add_cb(AutoMixedPrecision(amp_mode=cb.amp_mode, **cb.kwargs))
     auto = [cb for cb in learn.cbs if getattr(cb, '_auto', False)]
     if precision == 'auto' and len(auto) < len(learn.cbs.filter(lambda cb: isinstance(cb, MixedPrecision))): return learn
     learn.remove_cbs(auto if precision == 'auto' else learn.cbs.filter(lambda cb: isinstance(cb, MixedPrecision)))
