@@ -6,7 +6,7 @@ Docs: https://tpu-vision.github.io/tpu_vision/device.html.md"""
 
 # %% ../nbs/00_device.ipynb #d2825c99
 from __future__ import annotations
-import os, sys, time, platform, contextlib, importlib, importlib.util, importlib.metadata
+import os, sys, time, errno, tempfile, platform, contextlib, importlib, importlib.util, importlib.metadata
 from pathlib import Path
 import torch, torch.utils.checkpoint
 from fastcore.basics import store_attr, ifnone
@@ -115,13 +115,36 @@ def to_dev(o, device, non_blocking=False):
     "`o` with every tensor in it moved to `device`"
     return apply_tensors(lambda t: t.to(device, non_blocking=non_blocking), o)
 
-def atomic_write(path, write):
-    "Call `write(tmp_path)`, then rename `tmp_path` to `path`: readers see the old file or the whole new one"
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}')
-    try: write(tmp); os.replace(tmp, path)
-    finally:
-        if tmp.exists(): tmp.unlink()
+# %% ../nbs/00_device.ipynb #bf51bd70
+_UMASK = os.umask(0o22); os.umask(_UMASK)   # reading the umask means setting it: done once, at import
+
+def _unwritable(path, e):
+    "The error to raise for `e`, raised when making the folder of `path` or a file in it"
+    d = next((p for p in path.parents if p.exists()), path.parent)
+    if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return PermissionError(f"cannot write {path}: permission denied on the folder {d}; pass a writable path")
+    if e.errno in (errno.EEXIST, errno.ENOTDIR):
+        return NotADirectoryError(f"cannot write {path}: {d} is a file, not a folder; pass a path in a folder")
+    return e
+
+# %% ../nbs/00_device.ipynb #95a4e163
+def atomic_write(path, # the file to write, or to replace whole
+                 write, # `write(tmp)` writes the complete file to the path `tmp`
+                ) -> Path:
+    "`write(tmp)` to a unique temporary file beside `path`, `fsync` it, rename it to `path`: readers see the old or whole new file"
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd,tmp = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.tmp', dir=path.parent)
+    except OSError as e: raise _unwritable(path, e) from None
+    tmp = Path(tmp)
+    try:
+        os.close(fd); os.chmod(tmp, 0o666 & ~_UMASK)   # mkstemp makes it private (0o600); a new file is not
+        write(tmp)
+        with open(tmp, 'rb+') as f: os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True); raise
     return path
 
 # %% ../nbs/00_device.ipynb #17122791
