@@ -136,7 +136,7 @@ def portable_dls(dls):
         loaders.append(dl)
     return _plain_class(dls)(*loaders, path=dls.path)
 
-# %% ../nbs/06_export.ipynb #ee5ac71e
+# %% ../nbs/06_export.ipynb #a2a880b0
 def _portable(learn):
     "A copy of `learn` for `export`: no optimizer, empty fastai `DataLoaders`, fastai's callbacks and metrics, no backend"
     res = copy.copy(learn)
@@ -164,18 +164,19 @@ def _by_value(pm):
     try: yield
     finally: pm.unregister_pickle_by_value(tpu_vision)
 
-_EXPORTING = threading.Lock()   # cloudpickle's by-value registry and the warning filters are global: one export at a time
+_EXPORTING = threading.Lock()   # the by-value registry and the warning filters are global: one export at a time
 
 @patch
 def export(self:Learner, fname='export.pkl', pickle_module=cloudpickle, pickle_protocol=2):
-    "fastai's `export` from any device: a CPU copy for inference, loading without torch_xla or tpu_vision, written atomically"
+    "fastai's `export` from any device: a CPU copy for inference, loading without torch_xla or tpu_vision, atomically"
     if not _is_master(self): return
     res,pm = _portable(self),_CPUPickle(pickle_module)
+    def write(p): torch.save(res, p, pickle_module=pm, pickle_protocol=pickle_protocol)
     with _EXPORTING, _by_value(pickle_module), warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        return atomic_write(self.path/fname, lambda p: torch.save(res, p, pickle_module=pm, pickle_protocol=pickle_protocol))
+        return atomic_write(self.path/fname, write)
 
-# %% ../nbs/06_export.ipynb #fe4282fe
+# %% ../nbs/06_export.ipynb #00bf23ae
 def _eval_tfms(pipe): return [t for t in pipe.fs if getattr(t, 'split_idx', None) != 0]
 
 def _activation(loss_func):
@@ -192,7 +193,7 @@ def _image_mode(dl):
     return 'L' if any(isinstance(t, type) and issubclass(t, TensorImageBW) for t in types) else 'RGB'
 
 def _opener(dl):
-    "'rgb' if `dl` opens images with tpu_vision's `RGBImage` (also when unpickled by value), else 'pil' (fastai's `PILImage`)"
+    "'rgb' if `dl` opens images with tpu_vision's `RGBImage` (even unpickled by value), else 'pil' (`PILImage`)"
     tfms = getattr(dl.dataset, 'tfms', None)
     for t in getattr(tfms[0], 'fs', []) if tfms else []:   # the function a type transform wraps: `RGBImage.create`
         c = getattr(getattr(getattr(t, 'encodes', None), '_f', None), '__self__', None)
@@ -206,7 +207,7 @@ def _versions():
         except importlib.metadata.PackageNotFoundError: return None
     return dict(python=platform.python_version(), tpu_vision=__version__, **{p: v(p) for p in ('torch', 'torchvision', 'timm', 'fastai')})
 
-# %% ../nbs/06_export.ipynb #6fc08a73
+# %% ../nbs/06_export.ipynb #6f7b9ebd
 _RESIZE_DOC = dict(crop='centre-crop the largest region with the aspect ratio of `size`, then resize it to `size`',
                    squish='resize to `size`, ignoring the aspect ratio',
                    pad='pad ({pad_mode}) to the aspect ratio of `size`, then resize to `size`')
@@ -215,32 +216,34 @@ def _resample(mode): return Image.Resampling(mode).name.lower()
 
 def _describe(t):
     "The manifest's `(resize, crop)` steps for what transform `t` does to a validation image (`crop` is None if none)"
-    if type(t) is Resize:
-        return dict(size=[t.size[1], t.size[0]], method=str(t.method), pad_mode=str(t.pad_mode), resample=_resample(t.mode)), None
-    (w,h),x = t.size[:2],math.ceil(max(t.size[:2])*t.val_xtra/8)*8   # `RandomResizedCrop`
-    return dict(size=[h+x, w+x], method='squish', pad_mode='zeros', resample=_resample(t.mode)), (dict(size=[h, w]) if x else None)
+    (w,h),rs = t.size[:2],_resample(t.mode)
+    if type(t) is Resize: return dict(size=[h, w], method=str(t.method), pad_mode=str(t.pad_mode), resample=rs), None
+    x = math.ceil(max(w, h)*t.val_xtra/8)*8   # `RandomResizedCrop`
+    return dict(size=[h+x, w+x], method='squish', pad_mode='zeros', resample=rs), (dict(size=[h, w]) if x else None)
 
-# %% ../nbs/06_export.ipynb #f8285310
-_CANT = ("the manifest describes fastai's `Resize` and `RandomResizedCrop` only, and an export must feed the model what the "
-         "Learner does. Train with `item_tfms=Resize(size)` (or `RandomResizedCrop(size)`), or share the `.pkl` (`learn.export()`)")
+# %% ../nbs/06_export.ipynb #0c5fad3d
+_CANT = ("the manifest describes fastai's `Resize` and `RandomResizedCrop` only, and an export must feed the model "
+         "what the Learner does. Train with `item_tfms=Resize(size)` (or `RandomResizedCrop(size)`), or share the "
+         "`.pkl` (`learn.export()`)")
 
 def _hw(size): return [size, size] if isinstance(size, int) else [int(v) for v in size]
+def _resizes(t): return isinstance(t, (Resize, RandomResizedCrop)) or getattr(t, 'size', None) is not None
 
 def _resize_steps(tfms, size=None):
-    "The manifest's `(resize, crop)` for validation transforms `tfms`; `size` (side, or (height, width)) if they don't resize"
+    "The manifest's `(resize, crop)` for validation transforms `tfms`; `size` (side or (height, width)) if none resizes"
     known = [t for t in tfms if type(t) in (Resize, RandomResizedCrop)]
-    other = [t for t in tfms if t not in known and (isinstance(t, (Resize, RandomResizedCrop)) or getattr(t, 'size', None) is not None)]
+    other = [t for t in tfms if _resizes(t) and t not in known]
     if len(known) > 1 or (other and not known):
-        raise ValueError(f"The validation transforms resize with {', '.join(type(t).__name__ for t in known + other)}: {_CANT}")
+        names = ', '.join(type(t).__name__ for t in known + other)
+        raise ValueError(f"The validation transforms resize with {names}: {_CANT}")
     if not known:
-        if size is None: raise ValueError("The validation transforms do not resize the images: pass `size=` (the side, or "
-                                          "(height, width)) of the images the model takes, which they all have already")
+        if size is None: raise ValueError("The validation transforms do not resize the images: pass `size=` (the "
+                                          "side, or (height, width)) of the images the model takes, which all have it")
         return _describe(Resize(tuple(_hw(size))))
     rs,crop = _describe(known[0])
-    hw = (crop or rs)['size']
-    if size is not None and _hw(size) != hw:
-        raise ValueError(f"size={size!r} disagrees with the validation transforms: {type(known[0]).__name__} gives the model "
-                         f"{hw[0]}x{hw[1]} images (height x width). Leave `size` out: the manifest describes that transform itself")
+    if size is not None and _hw(size) != (hw := (crop or rs)['size']):
+        raise ValueError(f"size={size!r} disagrees with the validation transforms: {type(known[0]).__name__} gives the "
+                         f"model {hw[0]}x{hw[1]} images (height x width). Leave `size` out: the manifest describes it")
     return rs,crop
 
 # %% ../nbs/06_export.ipynb #b30a6467
@@ -268,9 +271,9 @@ def _preprocess(items, man) -> torch.Tensor:
     mean,std = (torch.tensor(pp[k], dtype=torch.float32).view(1, -1, 1, 1) for k in ('mean', 'std'))
     return (torch.stack(xs)/pp['div'] - mean)/std
 
-# %% ../nbs/06_export.ipynb #6e0fe746
+# %% ../nbs/06_export.ipynb #eea96b3a
 def _test_images(d, hw, resizes=True):
-    "Three random RGBA PNG files in folder `d`: wide, tall and small for `hw` (height, width), or all `hw` if not `resizes`"
+    "Three random RGBA PNG files in folder `d`: wide, tall and small for `hw` (height, width), or all `hw`"
     (h,w),rs = hw,np.random.RandomState(0)
     sizes = [(w+w//2+1, h+3), (w+3, h+h//2+1), (w//2+1, h//2+2)] if resizes else [(w, h)]*3
     fns = [Path(d)/f'{i}.png' for i in range(len(sizes))]
@@ -282,7 +285,7 @@ def _levels(x, pp):
     mean,std = (torch.tensor(pp[k]).view(1, -1, 1, 1) for k in ('mean', 'std'))
     return (x*std + mean)*pp['div']
 
-# %% ../nbs/06_export.ipynb #97fdf2fe
+# %% ../nbs/06_export.ipynb #21bc6230
 def _check_pixels(learn, man, resizes=True):
     "Raise unless `man`'s preprocessing gives the pixels that `learn`'s validation transforms give (on the CPU)"
     with tempfile.TemporaryDirectory() as d:
@@ -295,15 +298,17 @@ def _check_pixels(learn, man, resizes=True):
                           f"({type(e).__name__}: {e}); check that the export predicts what the Learner does")
             return man
         got = _preprocess(fns, man)
-    diff = (_levels(ref, man['preprocess']) - _levels(got, man['preprocess'])).abs().max() if ref.shape == got.shape else None
+    pp = man['preprocess']
+    diff = (_levels(ref, pp) - _levels(got, pp)).abs().max() if ref.shape == got.shape else None
     if diff is None or diff > 0.25:
-        how = f'differ by up to {diff:.1f} pixel levels' if diff is not None else f'have shapes {list(ref.shape)} and {list(got.shape)}'
-        names = ', '.join(type(t).__name__ for t in _eval_tfms(dls.valid.after_item) + _eval_tfms(dls.valid.after_batch))
-        raise ValueError(f"The manifest does not reproduce the Learner's validation transforms ({names}): on a test image the "
-                         f"two {how}. {_CANT[0].upper()}{_CANT[1:]}")
+        how = f'differ by {diff:.1f} pixel levels' if diff is not None else f'have shapes {ref.shape}, {got.shape}'
+        dl = dls.valid
+        names = ', '.join(type(t).__name__ for t in _eval_tfms(dl.after_item) + _eval_tfms(dl.after_batch))
+        raise ValueError(f"The manifest does not reproduce the Learner's validation transforms ({names}): on a test "
+                         f"image the two {how}. {_CANT[0].upper()}{_CANT[1:]}")
     return man
 
-# %% ../nbs/06_export.ipynb #04991750
+# %% ../nbs/06_export.ipynb #33887a4b
 def _stats(tfms, c):
     "The mean and std of the `Normalize` in `tfms`, one value per channel (`c`)"
     nm = [t for t in tfms if isinstance(t, Normalize)]
@@ -314,13 +319,14 @@ def _stats(tfms, c):
 def _steps(mode, op, pp, h, w):
     "The preprocessing `pp` in words"
     r = pp['resize']; H,W = r['size']
-    return [f"open the image as {mode} (PIL)" + (", EXIF orientation applied, transparency over white" if op == 'rgb' else ''),
+    how = ", EXIF orientation applied, transparency over white" if op == 'rgb' else ''
+    return [f"open the image as {mode} (PIL){how}",
             _RESIZE_DOC[r['method']].format(**r) + f" ({r['resample']} resampling), size = {H}x{W} (height x width)",
             *([f"crop the centre {h}x{w}: top = ({H}-{h})//2, left = ({W}-{w})//2"] if pp.get('crop') else []),
             f"HWC uint8 -> CHW float32, divided by {pp['div']:g}", "subtract `mean` and divide by `std`, per channel",
             "stack into an NCHW batch"]
 
-# %% ../nbs/06_export.ipynb #2989b9f2
+# %% ../nbs/06_export.ipynb #859f1b96
 def manifest(learn,
              arch:dict|None=None, # how to rebuild the model (default: `arch_spec(learn)`, None if unknown)
              size=None, # input side or (height, width), only when the validation transforms don't resize
@@ -337,7 +343,8 @@ def manifest(learn,
         try: arch = arch_spec(learn)
         except ValueError: pass
     pp = dict(resize=rs, crop=crop, div=div, mean=mean, std=std)
-    man = dict(format='tpu_vision.export/2', vocab=[v if isinstance(v, (str, int, float)) else str(v) for v in dls.vocab],
+    vocab = [v if isinstance(v, (str, int, float)) else str(v) for v in dls.vocab]
+    man = dict(format='tpu_vision.export/2', vocab=vocab,
                input=dict(shape=['batch', c, h, w], layout='NCHW', dtype='float32', mode=mode, open=op),
                preprocess=dict(steps=_steps(mode, op, pp, h, w), **pp),
                output=dict(shape=['batch', len(dls.vocab)], activation=_activation(learn.loss_func),
@@ -345,54 +352,63 @@ def manifest(learn,
                arch=arch, versions=_versions())
     return _check_pixels(learn, man, resizes=any(type(t) in (Resize, RandomResizedCrop) for t in tfms))
 
-# %% ../nbs/06_export.ipynb #4f1244ad
+# %% ../nbs/06_export.ipynb #d6154886
 _FORMATS = ('tpu_vision.export/1', 'tpu_vision.export/2')
 _CHOICES = {'input.mode': ('RGB', 'L'), 'input.open': ('pil', 'rgb'), 'preprocess.resize.method': tuple(_RESIZE_DOC),
-            'preprocess.resize.pad_mode': ('zeros', 'border', 'reflection'), 'output.activation': ('softmax', 'sigmoid', 'none'),
-            'preprocess.resize.resample': tuple(m.name.lower() for m in Image.Resampling)}
+            'preprocess.resize.pad_mode': ('zeros', 'border', 'reflection'),
+            'preprocess.resize.resample': tuple(m.name.lower() for m in Image.Resampling),
+            'output.activation': ('softmax', 'sigmoid', 'none')}
+_DEFAULTS = {'input.open': 'pil'}   # manifests before 'open' existed were read with PIL
 
-def _get(man, key, src, default=...):
+def _get(man, key, src):
     "Field `key` ('a.b.c') of manifest `man`, or a `ValueError` naming it and the file `src`"
     o = man
     for k in key.split('.'):
         if not isinstance(o, dict) or k not in o:
-            if default is not ...: return default
-            raise ValueError(f"{src}: the manifest has no field '{key}'; re-export the model (`learn.export_safe()`, ...)")
+            if key in _DEFAULTS: return _DEFAULTS[key]
+            raise ValueError(f"{src}: the manifest has no field '{key}'; re-export the model (`learn.export_safe()`)")
         o = o[k]
     return o
 
-# %% ../nbs/06_export.ipynb #e27a3982
-def _sizes_ok(v, n): return isinstance(v, list) and len(v) == n and all(isinstance(o, int) and o > 0 for o in v)
+def _bad(src, k, why): return ValueError(f"{src}: manifest field '{k}' {why}; re-export the model or fix the field")
+
+# %% ../nbs/06_export.ipynb #a0bc15aa
+def _sizes_ok(v, n=2): return isinstance(v, list) and len(v) == n and all(isinstance(o, int) and o > 0 for o in v)
 def _nums_ok(v): return isinstance(v, list) and all(isinstance(o, (int, float)) and not isinstance(o, bool) for o in v)
 
+def _check_fields(man, src):
+    "Raise if manifest `man` lacks a field `Predictor` reads or has a value it does not know"
+    if not isinstance(man, dict): raise ValueError(f"{src}: the manifest is a {type(man).__name__}, not a JSON object")
+    for k,ok in {'format': _FORMATS, **_CHOICES}.items():
+        if (v := _get(man, k, src)) not in ok: raise _bad(src, k, f"is {v!r}; expected {' or '.join(map(repr, ok))}")
+    if not isinstance(v := _get(man, 'vocab', src), list) or not v: raise _bad(src, 'vocab', f"is {v!r}, not a list")
+    if not _nums_ok([d := _get(man, 'preprocess.div', src)]) or d <= 0: raise _bad(src, 'preprocess.div', f"is {d!r}")
+
+# %% ../nbs/06_export.ipynb #3eef9b66
 def check_manifest(man:dict, src='the manifest') -> dict:
     "`man` if `Predictor` can follow it, else a `ValueError` naming the field and `src` (the file it came from)"
-    def bad(k, why): return ValueError(f"{src}: manifest field '{k}' {why}; re-export the model or fix the field")
-    if not isinstance(man, dict): raise ValueError(f"{src}: the manifest is a {type(man).__name__}, not a JSON object")
-    if (f := _get(man, 'format', src)) not in _FORMATS: raise bad('format', f"is {f!r}: this tpu_vision reads {', '.join(_FORMATS)}")
-    for k,ok in _CHOICES.items():
-        if (v := _get(man, k, src, 'pil' if k == 'input.open' else ...)) not in ok:   # files before 'open' opened with PIL
-            raise bad(k, f"is {v!r}; expected one of {', '.join(map(repr, ok))}")
-    vocab,shape,pp = _get(man, 'vocab', src),_get(man, 'input.shape', src),_get(man, 'preprocess', src)
-    if not isinstance(vocab, list) or not vocab: raise bad('vocab', f"is {vocab!r}, not a list of class names")
-    c = 1 if man['input']['mode'] == 'L' else 3
-    if not (isinstance(shape, list) and len(shape) == 4 and shape[1] == c and _sizes_ok(shape[2:], 2)):
-        raise bad('input.shape', f"is {shape!r}; expected ['batch', {c}, height, width] for mode {man['input']['mode']!r}")
+    _check_fields(man, src)
+    shape,pp,mode = _get(man, 'input.shape', src),man['preprocess'],man['input']['mode']
+    c = 1 if mode == 'L' else 3
+    if not (isinstance(shape, list) and len(shape) == 4 and shape[1] == c and _sizes_ok(shape[2:])):
+        raise _bad(src, 'input.shape', f"is {shape!r}; expected ['batch', {c}, height, width] for mode {mode!r}")
     rsz,crop = _get(man, 'preprocess.resize.size', src),pp.get('crop')
-    if not _sizes_ok(rsz, 2): raise bad('preprocess.resize.size', f"is {rsz!r}; expected [height, width]")
-    if crop is not None and not (_sizes_ok(_get(man, 'preprocess.crop.size', src), 2) and all(a <= b for a,b in zip(crop['size'], rsz))):
-        raise bad('preprocess.crop.size', f"is {crop.get('size')!r}; expected [height, width] within the resize size {rsz}")
-    if (hw := (crop or {}).get('size', rsz)) != shape[2:]: raise bad('input.shape', f"is {shape}, but the preprocessing makes {hw} images")
+    if not _sizes_ok(rsz): raise _bad(src, 'preprocess.resize.size', f"is {rsz!r}; expected [height, width]")
+    if crop is not None and not (_sizes_ok(csz := _get(man, 'preprocess.crop.size', src))
+                                 and all(a <= b for a,b in zip(csz, rsz))):
+        raise _bad(src, 'preprocess.crop.size', f"is {csz!r}; expected [height, width] within {rsz}")
+    if (hw := (crop or {}).get('size', rsz)) != shape[2:]:
+        raise _bad(src, 'input.shape', f"is {shape}, but the preprocessing makes {hw} images")
     for k in ('mean', 'std'):
         if not _nums_ok(v := _get(man, f'preprocess.{k}', src)) or len(v) != c:
-            raise bad(f'preprocess.{k}', f"has {len(v) if isinstance(v, list) else v!r} value(s) for an input of {c} channel(s)")
-    if not all(pp['std']): raise bad('preprocess.std', f"is {pp['std']}: a zero divides by zero")
-    if not _nums_ok([div := _get(man, 'preprocess.div', src)]) or div <= 0: raise bad('preprocess.div', f"is {div!r}; expected a number > 0")
+            n = len(v) if isinstance(v, list) else v
+            raise _bad(src, f'preprocess.{k}', f"has {n!r} value(s) for {c} channel(s)")
+    if not all(pp['std']): raise _bad(src, 'preprocess.std', f"is {pp['std']}: a zero divides by zero")
     return man
 
-# %% ../nbs/06_export.ipynb #bae939ae
+# %% ../nbs/06_export.ipynb #2ddd1e52
 class Predictor:
-    "Predict with an exported `model` and its `manifest` as fastai's `Learner.predict` does, from image files, arrays or PIL images"
+    "Predict with exported `model` and its `manifest` as `Learner.predict` does, from image files, arrays or PIL images"
     def __init__(self, model, manifest:dict, src='the manifest'):
         if isinstance(model, nn.Module): model.eval()
         self.model,self.manifest = model,check_manifest(manifest, src)
@@ -465,7 +481,7 @@ def export_safe(self:Learner,
     if not _is_master(self): return
     return save_safe(self.model, manifest(self, arch=arch, size=size), self.path/fname)
 
-# %% ../nbs/06_export.ipynb #674f9a6a
+# %% ../nbs/06_export.ipynb #7427dcd8
 def _exists(fname, what):
     fname = Path(fname)
     if not fname.exists(): raise FileNotFoundError(f"{fname}: no such file; {what}")
@@ -474,10 +490,11 @@ def _exists(fname, what):
 def _parse(text, fname, how):
     "The manifest `text` found in `fname`, parsed and checked (`how`: the function that writes such files)"
     if not text: raise ValueError(f"{fname} has no tpu_vision manifest in its metadata: was it written by `{how}`?")
-    try: return check_manifest(json.loads(text), fname)
-    except json.JSONDecodeError as e: raise ValueError(f"{fname}: its manifest is not valid JSON ({e}); re-export the model") from None
+    try: man = json.loads(text)
+    except json.JSONDecodeError as e: raise ValueError(f"{fname}: its manifest is not JSON ({e}); re-export") from None
+    return check_manifest(man, fname)
 
-# %% ../nbs/06_export.ipynb #8d550ff4
+# %% ../nbs/06_export.ipynb #b24fe616
 def _check_sidecar(man, fname):
     "Warn if the readable copy of `man` beside `fname` (same name, .json) differs from `man`, the one inside `fname`"
     js = Path(fname).with_suffix('.json')
@@ -488,26 +505,27 @@ def _check_sidecar(man, fname):
                                f"(the .json is a readable copy; re-export to make them agree)", stacklevel=3)
 
 def _loaded(model, man, fname) -> Predictor:
-    "A `Predictor` of `model` and `man`, read from `fname`, after checking that they fit together and the .json beside it"
+    "A `Predictor` of `model` and `man`, read from `fname`, once they are checked against each other and the .json"
     p,shape = Predictor(model, man, fname),man['input']['shape']
     try: n = p(_example(man)).shape[-1]
-    except Exception as e: raise ValueError(f"{fname}: the model does not take inputs of manifest field 'input.shape' {shape} "
-                                            f"({type(e).__name__}: {e})") from None
-    if n != len(p.vocab): raise ValueError(f"{fname}: manifest field 'vocab' has {len(p.vocab)} classes, but the model has {n} outputs")
+    except Exception as e: raise ValueError(f"{fname}: the model does not take inputs of manifest field 'input.shape' "
+                                            f"{shape} ({type(e).__name__}: {e})") from None
+    if n != len(p.vocab): raise ValueError(f"{fname}: manifest field 'vocab' has {len(p.vocab)} classes, but the model "
+                                           f"has {n} outputs")
     _check_sidecar(man, fname)
     return p
 
-# %% ../nbs/06_export.ipynb #14d6f826
+# %% ../nbs/06_export.ipynb #adbd19c0
 def load_safe(fname) -> Predictor:
     "A `Predictor` from a file written by `export_safe`: the model rebuilt from the manifest, the weights loaded; no pickle"
     from safetensors import safe_open
     from safetensors.torch import load_model
     fname = _exists(fname, 'give the .safetensors file written by `learn.export_safe()`')
     with safe_open(str(fname), 'pt') as f: man = _parse((f.metadata() or {}).get('tpu_vision'), fname, 'export_safe')
-    if not isinstance(arch := _get(man, 'arch', fname), dict): raise ValueError(f"{fname}: manifest field 'arch' is {arch!r}; {_NO_ARCH}")
+    if not isinstance(arch := _get(man, 'arch', fname), dict): raise _bad(fname, 'arch', f"is {arch!r}. {_NO_ARCH}")
     model = build_model(arch)
     try: load_model(model, str(fname), strict=True)
-    except RuntimeError as e: raise ValueError(f"{fname}: the weights do not fit manifest field 'arch' {arch}: {e}") from None
+    except RuntimeError as e: raise _bad(fname, 'arch', f"is {arch}, which the weights do not fit ({e})") from None
     return _loaded(model, man, fname)
 
 # %% ../nbs/06_export.ipynb #a7e17ad5
