@@ -22,8 +22,8 @@ from .data import PAD_TARGET, static_shapes
 from torch.utils.tensorboard import SummaryWriter
 
 # %% auto #0
-__all__ = ['xla_weight_decay', 'TO_TPU_HOOKS', 'EpochCounters', 'EpochMetric', 'DeviceAvgLoss', 'DeviceSmoothLoss',
-           'XLAWeightDecay', 'TPUCallback', 'StepEnd', 'TensorBoardCallback']
+__all__ = ['xla_weight_decay', 'TO_TPU_HOOKS', 'TO_TPU_MULTI', 'EpochCounters', 'EpochMetric', 'DeviceAvgLoss',
+           'DeviceSmoothLoss', 'XLAWeightDecay', 'TPUCallback', 'StepEnd', 'TensorBoardCallback']
 
 # %% ../nbs/03_learner.ipynb #8be95bd1
 class EpochCounters(Callback):
@@ -202,9 +202,10 @@ def after_batch(self:ProgressCallback):
         self.pbar.comment = f'{last.item():.4f}'; self._t = time.monotonic()
     self._last = sl
 
-# %% ../nbs/03_learner.ipynb #23893aa0
+# %% ../nbs/03_learner.ipynb #88524e43
 _TPU_CBS = (TPUCallback, StepEnd, EpochCounters)
 TO_TPU_HOOKS = []  # `f(learn)`, run at the end of every `to_tpu`: how later notebooks add their part (04_optim: precision)
+TO_TPU_MULTI = {}  # 'replicas': `f(learn, devices, **kwargs)`, what `to_tpu(devices=n)` does (07_parallel)
 _told = set()      # backends `to_tpu` has said it fell back to
 
 def _move_opt(learn, device):
@@ -224,14 +225,21 @@ def _move(learn, device):
     if isinstance(learn.loss_func, nn.Module): learn.loss_func.to(device)
     _move_opt(learn, device)
 
-# %% ../nbs/03_learner.ipynb #8bff5f99
+# %% ../nbs/03_learner.ipynb #7ce2934d
 @patch
 def to_tpu(self:Learner,
            device=None, # 'auto' (default): a TPU if there is one, else the best device; or a backend name
            refresh:float|None=10., # seconds between progress-bar loss refreshes (None: only at the end of an epoch)
            precision:str='auto', # 'auto' (the backend's `auto_precision`), 'fp32', 'bf16' or 'fp16' (04_optim)
+           devices=1, # replicas: 1, a number, or 'all' (every TPU core/chip of this host) (07_parallel)
+           start_method:str|None=None, # replicas: 'fork' (default where there is fork) or 'spawn' (07_parallel)
           ) -> Learner:
     "Move model, data, optimizer and callbacks to the accelerator; training then runs with no host sync per step"
+    if devices not in (1, '1'):
+        if 'replicas' not in TO_TPU_MULTI: raise ImportError("to_tpu(devices=...) needs `import tpu_vision.parallel`")
+        return TO_TPU_MULTI['replicas'](self, devices, device=device, refresh=refresh, precision=precision,
+                                        start_method=start_method)
+    self.__dict__.pop('parallel', None)
     b = get_backend(device)
     if b.name not in ('tpu','xla') and device in (None, 'auto') and b.name not in _told:
         print(f'to_tpu: no TPU found, training on {b.name} ({b.kind}); `tpu_vision.device.diagnose()` says why')
@@ -253,7 +261,7 @@ def to_cpu(self:Learner) -> Learner:
     self.remove_cbs([cb for cb in self.cbs if isinstance(cb, _TPU_CBS) or getattr(cb, '_auto', False)])
     _swap_meters(self, AvgLoss(), AvgSmoothLoss(self.recorder.smooth_loss.beta) if hasattr(self, 'recorder') else None)
     self.metrics = [m.metric if isinstance(m, EpochMetric) else m for m in self.metrics]
-    self.__dict__.pop('backend', None)
+    for k in ('backend', 'parallel'): self.__dict__.pop(k, None)
     return self
 
 @patch
