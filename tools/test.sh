@@ -16,5 +16,7 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
   echo "python tools/build_docs.py readme, then commit:"; git status --porcelain --untracked-files=no; git --no-pager diff --stat
   exit 1
 fi
+echo "== notebook cell sizes (tools/nb_stats.py)"
+python tools/nb_stats.py --check
 echo "== tests"
 python -m pytest tests -v -p no:cacheprovider --durations=0 "$@"

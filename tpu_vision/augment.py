@@ -70,10 +70,10 @@ def gather_sample(x, # Batch of images (bs,c,h,w)
         out = tap(y0, x0, (1-dx)*(1-dy)) + tap(y0, x0+1, dx*(1-dy)) + tap(y0+1, x0, (1-dx)*dy) + tap(y0+1, x0+1, dx*dy)
     return out.view(b, c, oh, ow)
 
-# %% ../nbs/02_augment.ipynb #2ca77a98
+# %% ../nbs/02_augment.ipynb #32a3e8e0
 def _native(x):
-    "Whether `x` lives where `grid_sample` and area interpolation have native kernels (CPU, CUDA)"
-    return x.device.type in ('cpu', 'cuda')
+    "Whether `x` lives where `grid_sample` and area interpolation have native kernels (`Backend.native_ops`)"
+    return native(x.device, 'grid_sample')
 
 def _sampler(x): return F.grid_sample if _native(x) else gather_sample
 

@@ -15,7 +15,7 @@ from fastcore.basics import store_attr, ifnone
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'find_backend', 'diagnose',
            'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend', 'CPUBackend',
            'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend',
-           'report', 'describe', 'counters']
+           'backend_class', 'native', 'report', 'describe', 'counters']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -173,13 +173,12 @@ def threaded_prefetch(batches, # an iterable of batches
             yield item
     finally: stop.set(); t.join()
 
-# %% ../nbs/00_device.ipynb #1bbb12d0
+# %% ../nbs/00_device.ipynb #ba80e073
 class Backend:
     "The device of one backend and what to do on it: sync, wait, optimizer step, autocast, save"
     name,fast_dtype,autocast_type = 'cpu',torch.bfloat16,'cpu'
+    native_ops = frozenset({'grid_sample', 'area'})  # ops with a native kernel here (02_augment asks)
     def __init__(self, device=None): self.device = torch.device(device or self.name)
-    @property
-    def is_xla(self): return self.name == 'xla'
     @property
     def kind(self): return f'CPU ({platform.machine()})' if platform.machine() else 'CPU'
     @property
@@ -217,7 +216,7 @@ class Backend:
         return Path(path)
     def __repr__(self): return f'{type(self).__name__}({self.name}: {self.device}, {self.kind}, {self.device_count} device(s))'
 
-# %% ../nbs/00_device.ipynb #8bb21e6d
+# %% ../nbs/00_device.ipynb #0cb6c5c2
 class CPUBackend(Backend): "The CPU, eager; bf16 autocast"
 
 class CUDABackend(Backend):
@@ -247,11 +246,12 @@ class CUDABackend(Backend):
 class MPSBackend(Backend):
     "An Apple GPU; fp16 autocast"
     name,fast_dtype,autocast_type = 'mps',torch.float16,'mps'
+    native_ops = frozenset()
     @property
     def kind(self): return 'Apple GPU (MPS)'
     def wait(self): torch.mps.synchronize()
 
-# %% ../nbs/00_device.ipynb #dc1eff69
+# %% ../nbs/00_device.ipynb #803a648b
 def _import_xla():
     "Import torch_xla, or raise an error that says why not and how to fix it"
     try:
@@ -272,6 +272,7 @@ def grads_of(opt) -> list:
 class XLABackend(Backend):
     "PyTorch/XLA: a TPU, or XLA on the CPU (`PJRT_DEVICE=CPU`); bf16 autocast"
     name,fast_dtype,autocast_type = 'xla',torch.bfloat16,'xla'
+    native_ops = frozenset()
     def __init__(self, device=None):
         if not os.environ.get('PJRT_DEVICE'): os.environ['PJRT_DEVICE'] = 'TPU' if tpu_chips() else 'CPU'
         self.torch_xla,self.xm,self.xr = _import_xla()
@@ -307,10 +308,11 @@ class XLABackend(Backend):
         try: return self.xm.get_memory_info(self.device)['bytes_limit']
         except Exception: return None
 
-# %% ../nbs/00_device.ipynb #6714d918
+# %% ../nbs/00_device.ipynb #c05ab8b7
 class TorchTPUBackend(Backend):
     "TorchTPU (`torch_tpu`): a native eager `tpu` device; bf16 autocast; sync through `torch.accelerator`"
     name,fast_dtype,autocast_type = 'tpu',torch.bfloat16,'tpu'
+    native_ops = frozenset()
     def __init__(self, device=None):
         try: import torch_tpu
         except Exception as e: raise NoTPUError(f"torch_tpu could not be imported ({type(e).__name__}: {e}).\n- " + '\n- '.join(diagnose())) from None
@@ -323,7 +325,7 @@ class TorchTPUBackend(Backend):
     @property
     def auto_precision(self): return 'bf16'
 
-# %% ../nbs/00_device.ipynb #0fdbe7ee
+# %% ../nbs/00_device.ipynb #e9b95673
 _BACKENDS = {'cpu':CPUBackend, 'cuda':CUDABackend, 'mps':MPSBackend, 'xla':XLABackend, 'tpu':TorchTPUBackend}
 _cache = {}
 
@@ -337,6 +339,17 @@ def get_backend(device=None, # 'auto'/None, one of `BACKENDS`, a `torch.device`,
         name = 'xla'
     if name not in _cache: _cache[name] = _BACKENDS[name]()
     return _cache[name]
+
+def backend_class(device) -> type:
+    "The `Backend` class for `device` (a `torch.device`, its type, or a backend name), without creating it"
+    if isinstance(device, Backend): return type(device)
+    return _BACKENDS[device if isinstance(device, str) and device in _BACKENDS else torch.device(device).type]
+
+def native(device, # a `torch.device`, its type, or a `Backend`
+           op:str, # e.g. 'grid_sample'
+          ) -> bool:
+    "Does `device`'s backend run `op` with a native kernel (rather than a CPU fallback or slow decomposition)?"
+    return op in backend_class(device).native_ops
 
 # %% ../nbs/00_device.ipynb #95fd6c2c
 def _gib(n): return f'{n/2**30:.1f} GiB' if n else 'unknown'

@@ -129,7 +129,7 @@ class XLAWeightDecay:
 
 xla_weight_decay = XLAWeightDecay()
 
-# %% ../nbs/03_learner.ipynb #bf91a78d
+# %% ../nbs/03_learner.ipynb #9c26fd96
 class TPUCallback(Callback):
     "Keep losses, metrics and predictions on the device; bring them to the host once per phase"
     order = 45  # after GatherPredsCallback (0), before Recorder (50) and ProgressCallback (60)
@@ -148,31 +148,29 @@ class TPUCallback(Callback):
     def before_step(self):
         "Average the gradients over the replicas (a no-op with one device)"
         if self.backend.world_size > 1: self.backend.reduce_gradients(self.opt)
-    def _compute(self, mets):
-        n = _n_items(self.dl, self._n_batches)
-        vals = _flush([m.compute(n) if hasattr(m, 'compute') else m.value for m in mets])
-        for m,v in zip(mets, vals):
-            if hasattr(m, '_cache'): m._cache = v
-    def after_train(self):
-        rec = getattr(self.learn, 'recorder', None)
-        if rec is None: return
-        mets = rec._train_mets
-        new = [i for i,l in enumerate(rec.losses) if isinstance(l, torch.Tensor)]
-        vals = _flush([rec.losses[i] for i in new] + [m.compute(_n_items(self.dl, self._n_batches)) if hasattr(m,'compute') else m.value for m in mets])
+    def _n(self): return _n_items(self.dl, self._n_batches)   # the real items of this phase (the rest is padding)
+    def _reduce(self, mets): "Combine the replicas' partial results (07_parallel); one device: nothing to do"
+    def _flush_phase(self, mets, losses=False):
+        "Compute `mets` and bring them, and the `Recorder`'s device `losses` if asked, to the host in one transfer"
+        self._reduce(mets)
+        rec = self.learn.recorder
+        new = [i for i,l in enumerate(rec.losses) if isinstance(l, torch.Tensor)] if losses else []
+        vals = _flush([rec.losses[i] for i in new] + [m.compute(self._n()) if hasattr(m,'compute') else m.value for m in mets])
         for i,v in zip(new, vals): rec.losses[i] = v
         for m,v in zip(mets, vals[len(new):]):
             if hasattr(m, '_cache'): m._cache = v
+    def after_train(self):
+        if hasattr(self.learn, 'recorder'): self._flush_phase(self.recorder._train_mets, losses=True)
     def after_validate(self):
         if self._red is not None: self.learn.loss_func.reduction = self._red
         gp = getattr(self.learn, 'gather_preds', None)
         if gp is not None and hasattr(gp, 'preds'): self._trim(gp)
-        rec = getattr(self.learn, 'recorder', None)
-        if rec is not None: self._compute(rec._valid_mets)
+        if hasattr(self.learn, 'recorder'): self._flush_phase(self.recorder._valid_mets)
+    def _cut(self, t): n = self._n(); return to_cpu(t[:n] if n is not None else t)
     def _trim(self, gp):
-        n = _n_items(self.dl, self._n_batches)
-        cut = lambda t: to_cpu(t[:n] if n is not None else t)
+        "Cut the gathered predictions to the real items and bring them to the host"
         for k in ('preds','targets','inputs','losses'):
-            if isinstance(getattr(gp, k, None), (torch.Tensor, list, tuple)): setattr(gp, k, apply_tensors(cut, getattr(gp, k)))
+            if isinstance(getattr(gp, k, None), (torch.Tensor, list, tuple)): setattr(gp, k, apply_tensors(self._cut, getattr(gp, k)))
     def after_fit(self):
         rec = getattr(self.learn, 'recorder', None)
         if rec is None: return

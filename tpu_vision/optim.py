@@ -24,13 +24,12 @@ from .learner import TO_TPU_HOOKS
 __all__ = ['PRECISIONS', 'precision_for', 'AutoMixedPrecision', 'apply_precision', 'AccumulateGradients', 'GradientClipping',
            'checkpointed', 'find_blocks', 'GradientCheckpointing', 'SkipNonFinite', 'NonFiniteWarning']
 
-# %% ../nbs/04_optim.ipynb #57c44c6a
+# %% ../nbs/04_optim.ipynb #5372450e
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
                   want='fp16', # what was asked: 'fp16' or 'bf16'
                  ) -> tuple:
-    "`(dtype, use a grad scaler)` for mixed precision on `backend`: float16 with a scaler only where the hardware has fast float16"
-    name = getattr(backend, 'name', backend)
-    if name in ('cuda', 'mps') and want == 'fp16': return torch.float16, True
+    "`(dtype, use a grad scaler)` for mixed precision on `backend`: float16 with a scaler where its `fast_dtype` is float16"
+    if want == 'fp16' and backend_class(backend).fast_dtype == torch.float16: return torch.float16, True
     return torch.bfloat16, False
 
 # %% ../nbs/04_optim.ipynb #9260a040

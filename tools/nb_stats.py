@@ -1,0 +1,56 @@
+#!/usr/bin/env python
+"""How fastai-sized the notebooks are: exported cell sizes, long lines, documented signatures, `show_doc` calls.
+
+    python tools/nb_stats.py            # print the figures
+    python tools/nb_stats.py --check    # also exit 1 if a figure is worse than its limit below (CI runs this)
+
+Figures (exported cells only, `#|` lines and blank lines not counted):
+- median code lines per exported cell (fastcore's 01_basics: 5; fastai's 13_callback.core: about 6);
+- exported lines over 120 characters;
+- public functions/methods with two or more parameters (besides self/cls) whose parameters carry no docments comment;
+- `show_doc` calls (methods need them to be rendered).
+"""
+import ast, json, re, sys, glob, statistics
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMITS = dict(median_cell_lines=17, long_lines=225)   # what --check enforces: today's figures; lower them as cells shrink
+
+def exported_cells(nb):
+    for c in json.loads(Path(nb).read_text())['cells']:
+        src = ''.join(c.get('source', ''))
+        head = '\n'.join(src.splitlines()[:3]).replace('#|export', '#| export')
+        if c['cell_type'] == 'code' and '#| export' in head: yield src
+
+def undocumented(src):
+    "Names of public defs in `src` with 2+ parameters and no `#` comment on any parameter line"
+    try: tree = ast.parse(src)
+    except SyntaxError: return []
+    lines,out = src.splitlines(),[]
+    for n in ast.walk(tree):
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) or n.name.startswith('_'): continue
+        args = [a for a in n.args.args + n.args.kwonlyargs if a.arg not in ('self', 'cls')]
+        if len(args) < 2: continue
+        sig = lines[n.lineno-1:(n.body[0].lineno-1 if n.body else n.lineno)]
+        if not any('#' in l.split(')')[0] or re.search(r',\s*#', l) for l in sig): out.append(n.name)
+    return out
+
+def stats():
+    sizes,long,undoc,showdoc = [],0,[],0
+    for nb in sorted(glob.glob(str(ROOT/'nbs'/'*.ipynb'))):
+        showdoc += Path(nb).read_text().count('show_doc(')
+        for src in exported_cells(nb):
+            code = [l for l in src.splitlines() if l.strip() and not l.strip().startswith('#|')]
+            sizes.append(len(code)); long += sum(len(l) > 120 for l in code)
+            undoc += [f'{Path(nb).stem}:{n}' for n in undocumented(src)]
+    return dict(exported_cells=len(sizes), median_cell_lines=statistics.median(sizes) if sizes else 0,
+                max_cell_lines=max(sizes, default=0), long_lines=long, undocumented_signatures=len(undoc),
+                show_doc_calls=showdoc, undocumented=undoc)
+
+if __name__ == '__main__':
+    s = stats()
+    for k,v in s.items():
+        if k != 'undocumented': print(f'{k:>24}: {v}')
+    if s['undocumented']: print(' '*26 + ', '.join(s['undocumented']))
+    bad = [f'{k} = {s[k]} (limit {v})' for k,v in LIMITS.items() if s[k] > v]
+    if '--check' in sys.argv and bad: print('nb_stats: worse than the limits:', '; '.join(bad)); sys.exit(1)
