@@ -12,6 +12,7 @@ from .optim import *
 from .distill import *
 from .parallel import *
 from .export import *
+from .tune import *
 import fastai.vision.all as _fastai
 
 SHADOWED = sorted(n for n,o in dict(globals()).items() if not n.startswith('_') and getattr(_fastai, n, o) is not o)
