@@ -199,7 +199,7 @@ def _summary(learn) -> dict:
                 devices=par.last['world_size'] if par else 1, compiles_per_epoch=[c['compiles'] for c in cs],
                 to_host_per_epoch=[c['to_host'] for c in cs])
 
-# %% ../nbs/10_cli.ipynb #760e3b72
+# %% ../nbs/10_cli.ipynb #5bd59900
 def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*), 'sample' or 'fashion-mnist'
           arch='resnet18', # fastai/torchvision architecture (`resnet18`) or timm model name (`convnext_atto`)
           epochs:int=3, # epochs to train (with `pretrained`: after one epoch with the body frozen)
@@ -213,15 +213,16 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
           quiet:bool=False, # no progress bars, no epoch lines, no class balance (the CLI's `--json`)
           devices=1, # replicas: a number or 'all' (07_parallel)
           bars:bool|None=None, # progress bars (True) or one plain line per epoch (False); default: bars on a terminal
+          precision:str='auto', # 'auto' (bf16 where the device computes it fast), 'fp32', 'bf16' or 'fp16' (04_optim)
          ) -> dict:
     "Train `arch` on `folder`, export it to `out/model.pkl` unless it diverged; the run's summary (the CLI's `--json`)"
     import time
-    import tpu_vision.export, tpu_vision.parallel  # `Learner.export`: atomic, from any device; `to_tpu(devices=)`
+    import tpu_vision.export, tpu_vision.parallel, tpu_vision.optim  # atomic export; `to_tpu(devices=, precision=)`
     t0 = time.time()
     arch_fn,n,path = _check_train(folder, arch, epochs, bs, size, lr, device, devices)
     with out_lock(out) as out:
         learn = _learner(path, arch_fn, size, bs, aug, pretrained, verbose=not quiet)
-        learn = learn.to_tpu(None if device == 'auto' else device, devices=n)
+        learn = learn.to_tpu(None if device == 'auto' else device, devices=n, precision=precision)
         _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars)
         res = dict(_summary(learn), epochs=epochs, arch=arch, size=size, bs=bs, export=None)
         learn.to_cpu()
@@ -246,7 +247,7 @@ def _print_summary(r):
           f"device→host transfers per epoch {r['to_host_per_epoch']}")
     print(f"exported to {r['export']}")
 
-# %% ../nbs/10_cli.ipynb #d8f15bd0
+# %% ../nbs/10_cli.ipynb #de264ef5
 def _interrupted(e) -> bool:
     "A Ctrl-C, here or in a replica of a parallel run (which reports it as a `ReplicaError`)?"
     return isinstance(e, KeyboardInterrupt) or (type(e).__name__ == 'ReplicaError' and 'KeyboardInterrupt' in str(e))
@@ -255,7 +256,7 @@ def _train(a):
     model = Path(a.out)/'model.pkl'
     before = _mtime(model)
     try: r = train(a.folder, a.arch, a.epochs, a.bs, a.size, a.lr, a.device, a.out, a.pretrained, not a.no_aug,
-                   quiet=a.json, devices=a.devices)
+                   quiet=a.json, devices=a.devices, precision=a.precision)
     except BaseException as e:
         if _interrupted(e): raise KeyboardInterrupt(f'interrupted; {_left(model, before)}') from None
         raise
@@ -379,7 +380,7 @@ def _sub(sub, name, help, **kwargs):
     return sub.add_parser(name, help=help, description=help, epilog=_EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
-# %% ../nbs/10_cli.ipynb #e8069388
+# %% ../nbs/10_cli.ipynb #e835a09f
 def _train_parser(sub):
     t = _sub(sub, 'train', 'train on an image folder and export the model (the main job)')
     t.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
@@ -393,10 +394,12 @@ def _train_parser(sub):
     t.add_argument('--out', default='tpu_vision_run', help='folder for model.pkl (default tpu_vision_run)')
     t.add_argument('--pretrained', action='store_true', help='start from pretrained weights (on disk: see 03a_models)')
     t.add_argument('--no-aug', action='store_true', help='no batch augmentation')
+    t.add_argument('--precision', default='auto', choices=['auto', 'fp32', 'bf16', 'fp16'],
+                   help='mixed precision (default auto: bf16 on a TPU or a bf16 GPU, fp32 on a CPU)')
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 
-# %% ../nbs/10_cli.ipynb #650c5b41
+# %% ../nbs/10_cli.ipynb #58b71e68
 def _predict_parser(sub):
     pr = _sub(sub, 'predict', 'class and probability of images with an exported model')
     pr.description += '\n\n' + _PICKLE_NOTE
@@ -412,6 +415,25 @@ def _export_parser(sub):
     ex.add_argument('--method', default=None, choices=['static', 'dynamic'])
     ex.set_defaults(func=_export)
 
+def _tune(a):
+    from tpu_vision.tune import run_search
+    try: r = run_search(_folder(a.folder), trials=a.trials, epochs=a.epochs, address=a.address, out=a.out,
+                        device=a.device)
+    except (RuntimeError, ImportError) as e: raise UsageError(str(e)) from None   # every trial failed; no Ray
+    if a.json: print(json.dumps(r)); return
+    print(f"best {r['metric']} {r['best_metric']:.4f} with {r['best_config']}\nexported to {r['export']}")
+
+def _tune_parser(sub):
+    tu = _sub(sub, 'tune', 'hyper-parameter search with Ray Tune (08_tune; needs `pip install "tpu-vision[tune]"`)')
+    tu.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
+    tu.add_argument('--trials', type=int, default=8, help='trials (default 8)')
+    tu.add_argument('--epochs', type=int, default=3, help='epochs per trial, at most (default 3)')
+    tu.add_argument('--address', default=None, help='an existing Ray cluster to join (default: start one here)')
+    tu.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default auto)')
+    tu.add_argument('--out', default=None, help="folder for the best trial's model.pkl (default: the search's folder)")
+    tu.add_argument('--json', action='store_true', help='print one JSON object')
+    tu.set_defaults(func=_tune)
+
 def _device_parsers(sub):
     d = _sub(sub, 'describe', 'print the device report')
     d.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default: auto)')
@@ -419,13 +441,13 @@ def _device_parsers(sub):
     d.set_defaults(func=_describe)
     _sub(sub, 'diagnose', 'explain why no TPU is available').set_defaults(func=_diagnose)
 
-# %% ../nbs/10_cli.ipynb #90ec21db
+# %% ../nbs/10_cli.ipynb #e444a038
 def parser() -> argparse.ArgumentParser:
     "The `tpu-vision` argument parser, one subparser per command"
     p = argparse.ArgumentParser(prog='tpu-vision', description='fastai image classification on TPUs, GPUs and CPUs',
                                 epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest='cmd', required=True, metavar='COMMAND')
-    for f in (_train_parser, _predict_parser, _export_parser, _device_parsers): f(sub)
+    for f in (_train_parser, _predict_parser, _export_parser, _tune_parser, _device_parsers): f(sub)
     return p
 
 # %% ../nbs/10_cli.ipynb #700074d9
