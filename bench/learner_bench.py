@@ -31,7 +31,7 @@ from fastai.vision.all import ImageDataLoaders, Resize, Learner, accuracy, creat
 from tpu_vision.all import *
 
 def make_data(root, size=72, n=60):
-    "Synthetic PNGs, 3 colour-coded classes, `n` per class to train on: with n=60, the data of ../shared/bench/stock_fastai_xla.py"
+    "Synthetic PNGs, 3 colour-coded classes, `n` per class to train on: with n=60, the data of bench/stock_fastai_xla.py"
     rng = np.random.default_rng(0)
     for split, n in [("train", n), ("valid", n//3)]:
         for c in range(3):
