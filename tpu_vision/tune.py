@@ -281,7 +281,7 @@ def tune(folder=None, # ImageNet-style image folder (default: `sample_data()`)
          reduction_factor:float=2, # ASHA: keep 1/`reduction_factor` of the trials at each comparison
          seed:int=0, # random seed of every trial's initial weights and shuffle
          verbose:int=0, # Ray Tune's progress output: 0 (none) to 3
-        ) -> TuneResult:
+        ):
     "Search the main job's hyper-parameters with Ray Tune: a `TuneResult`, a row per trial and the best configuration"
     storage = _storage(storage)
     if resume:
