@@ -5,6 +5,7 @@ It never replaces a fastai name. The device versions of fastai's augmentation (0
 fastai's names in their own modules; ask for them there, e.g. `from tpu_vision.augment import aug_transforms`."""
 from .device import *
 from .data import *
+from .cache import *
 from .augment import *
 from .learner import *
 from .models import *

@@ -65,16 +65,13 @@ def _check_devices(devices, device, bs) -> int:
         raise UsageError(f"--bs {bs} over {n} devices leaves {bs // n} image per replica; pass --bs {2*n} or more")
     return n
 
-# %% ../nbs/10_cli.ipynb #46529253
+# %% ../nbs/10_cli.ipynb #78aa9cfe
 def _arch(name):
-    "A fastai/torchvision architecture function by name (`resnet18`), or the name itself for timm (`convnext_atto`)"
-    import fastai.vision.all as fv
-    f = getattr(fv, name, None)
-    if callable(f): return f
-    import timm
-    if timm.is_model(name): return name
-    raise UsageError(f"--arch {name}: not a fastai/torchvision architecture nor a timm model name "
-                     "(e.g. resnet18, resnet50, convnext_atto)")
+    "A fastai/torchvision architecture function (`resnet18`), a timm model name (`convnext_atto`), or `tiny_cnn`"
+    from tpu_vision.tune import find_arch   # Ray is imported only when a search starts
+    try: return find_arch(name)
+    except ValueError: raise UsageError(f"--arch {name}: not a fastai/torchvision architecture, a timm model name nor "
+                                        "tiny_cnn (e.g. resnet18, resnet50, convnext_atto)") from None
 
 # %% ../nbs/10_cli.ipynb #ceef2c39
 def _probe(arch):
@@ -168,14 +165,15 @@ def epoch_lines(learn):
     try: yield learn
     finally: learn.logger = old
 
-# %% ../nbs/10_cli.ipynb #22812912
-def _learner(path, arch, size, bs, aug, pretrained, verbose):
+# %% ../nbs/10_cli.ipynb #3d67c527
+def _learner(path, arch, size, bs, aug, pretrained, verbose, cache=False):
     "`vision_learner` with accuracy and error rate on `image_dls(path)`, built on the CPU (`to_tpu` moves it)"
     from fastai.vision.all import accuracy, error_rate
     from tpu_vision.data import image_dls
     from tpu_vision.augment import aug_transforms
     from tpu_vision.models import vision_learner  # pretrained weights from this machine, or where to put them
-    dls = image_dls(path, size=size, bs=bs, batch_tfms=aug_transforms() if aug else None, device='cpu', verbose=verbose)
+    dls = image_dls(path, size=size, bs=bs, batch_tfms=aug_transforms() if aug else None, device='cpu', verbose=verbose,
+                    cache=cache)
     return vision_learner(dls, arch, pretrained=pretrained, metrics=[accuracy, error_rate])
 
 # %% ../nbs/10_cli.ipynb #73ec86ce
@@ -200,9 +198,9 @@ def _summary(learn) -> dict:
                 devices=par.last['world_size'] if par else 1, compiles_per_epoch=[c['compiles'] for c in cs],
                 to_host_per_epoch=[c['to_host'] for c in cs])
 
-# %% ../nbs/10_cli.ipynb #5bd59900
+# %% ../nbs/10_cli.ipynb #0a8d0505
 def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*), 'sample' or 'fashion-mnist'
-          arch='resnet18', # fastai/torchvision architecture (`resnet18`) or timm model name (`convnext_atto`)
+          arch='resnet18', # fastai/torchvision architecture (`resnet18`), timm model name (`convnext_atto`) or `tiny_cnn`
           epochs:int=3, # epochs to train (with `pretrained`: after one epoch with the body frozen)
           bs:int=64, # global batch size, split over the `devices`
           size:int=64, # side of the (square) images in pixels
@@ -215,6 +213,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
           devices=1, # replicas: a number or 'all' (07_parallel)
           bars:bool|None=None, # progress bars (True) or one plain line per epoch (False); default: bars on a terminal
           precision:str='auto', # 'auto' (bf16 where the device computes it fast), 'fp32', 'bf16' or 'fp16' (04_optim)
+          cache:bool=False, # train from a decoded-image cache, cropped on the device (01a_cache)
          ) -> dict:
     "Train `arch` on `folder`, export it to `out/model.pkl` unless it diverged; the run's summary (the CLI's `--json`)"
     import time
@@ -222,7 +221,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
     t0 = time.time()
     arch_fn,n,path = _check_train(folder, arch, epochs, bs, size, lr, device, devices)
     with out_lock(out) as out:
-        learn = _learner(path, arch_fn, size, bs, aug, pretrained, verbose=not quiet)
+        learn = _learner(path, arch_fn, size, bs, aug, pretrained, verbose=not quiet, cache=cache)
         learn = learn.to_tpu(None if device == 'auto' else device, devices=n, precision=precision)
         _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars)
         res = dict(_summary(learn), epochs=epochs, arch=arch, size=size, bs=bs, export=None)
@@ -248,7 +247,7 @@ def _print_summary(r):
           f"device→host transfers per epoch {r['to_host_per_epoch']}")
     print(f"exported to {r['export']}")
 
-# %% ../nbs/10_cli.ipynb #0a119e60
+# %% ../nbs/10_cli.ipynb #868bdc16
 def _interrupted(e) -> bool:
     "A Ctrl-C, here or in a replica of a parallel run (which reports it as a `ReplicaError`)?"
     return isinstance(e, KeyboardInterrupt) or (type(e).__name__ == 'ReplicaError' and 'KeyboardInterrupt' in str(e))
@@ -259,7 +258,7 @@ def _train(a):
     try:
         with contextlib.redirect_stdout(sys.stderr) if a.json else contextlib.nullcontext():  # stdout: the JSON only
             r = train(a.folder, a.arch, a.epochs, a.bs, a.size, a.lr, a.device, a.out, a.pretrained, not a.no_aug,
-                      quiet=a.json, devices=a.devices, precision=a.precision)
+                      quiet=a.json, devices=a.devices, precision=a.precision, cache=a.cache)
     except BaseException as e:
         if _interrupted(e): raise KeyboardInterrupt(f'interrupted; {_left(model, before)}') from None
         raise
@@ -383,11 +382,11 @@ def _sub(sub, name, help, **kwargs):
     return sub.add_parser(name, help=help, description=help, epilog=_EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
-# %% ../nbs/10_cli.ipynb #e835a09f
+# %% ../nbs/10_cli.ipynb #848d33bf
 def _train_parser(sub):
     t = _sub(sub, 'train', 'train on an image folder and export the model (the main job)')
     t.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
-    t.add_argument('--arch', default='resnet18', help='fastai/torchvision or timm architecture (default resnet18)')
+    t.add_argument('--arch', default='resnet18', help='fastai/torchvision or timm architecture, or tiny_cnn (default resnet18)')
     t.add_argument('--epochs', type=int, default=3, help='epochs, at least 1 (default 3)')
     t.add_argument('--bs', type=int, default=64, help='global batch size, at least 2 per device (default 64)')
     t.add_argument('--size', type=int, default=64, help='image side in pixels, at least 8 (default 64)')
@@ -399,6 +398,8 @@ def _train_parser(sub):
     t.add_argument('--no-aug', action='store_true', help='no batch augmentation')
     t.add_argument('--precision', default='auto', choices=['auto', 'fp32', 'bf16', 'fp16'],
                    help='mixed precision (default auto: bf16 on a TPU or a bf16 GPU, fp32 on a CPU)')
+    t.add_argument('--cache', action='store_true', help='decode the images once into a cache (under $TPU_VISION_HOME) '
+                   "and crop them on the device: fastai's RandomResizedCrop recipe, a faster input pipeline (01a_cache)")
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 

@@ -458,8 +458,13 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
               num_workers:int=None, # host worker processes (default: `default_workers()`)
               verify:bool=True, # decode every image once before training (cached), skipping unreadable ones
               verbose:bool=True, # print the class balance and what was skipped
+              cache:bool=False, # decode every image once into a memory-mapped array (`01a_cache`'s `cached_dls`)
              ) -> DataLoaders:
     "fastai `DataLoaders` for an image folder: checked files, fixed-shape batches, loaded through the device's prefetcher"
+    if cache:
+        from .cache import cached_dls
+        return cached_dls(path, size, bs, train, valid, valid_pct, seed, item_tfms, batch_tfms, stats, device,
+                          num_workers, verify, verbose)
     path = Path(path) if path is not None else sample_data()
     scan = scan_folder(path, train, valid, valid_pct, seed, verify)
     dblock = DataBlock(blocks=(ImageBlock(RGBImage), CategoryBlock(vocab=scan.classes)),
