@@ -19,4 +19,5 @@ fi
 echo "== notebook cell sizes (tools/nb_stats.py)"
 python tools/nb_stats.py --check
 echo "== tests"
-python -m pytest tests -v -p no:cacheprovider --durations=0 "$@"
+# Two workers: most of a notebook's time is one core's (imports, subprocesses, XLA compiles), and the machine has two.
+python -m pytest tests -v -p no:cacheprovider --durations=0 -n 2 --dist worksteal "$@"
