@@ -20,4 +20,7 @@ echo "== notebook cell sizes (tools/nb_stats.py)"
 python tools/nb_stats.py --check
 echo "== tests"
 # Two workers: most of a notebook's time is one core's (imports, subprocesses, XLA compiles), and the machine has two.
-python -m pytest tests -v -p no:cacheprovider --durations=0 -n 2 --dist worksteal "$@"
+# Then the tests marked `alone` (XLA replicas: tests/test_notebooks.py says why), with nothing else running.
+# (pytest exits 5 when `"$@"` selects none of a group.)
+python -m pytest tests -v -p no:cacheprovider --durations=0 -n 2 --dist worksteal -m "not alone" "$@" || [ $? -eq 5 ]
+python -m pytest tests -v -p no:cacheprovider --durations=0 -m alone "$@" || [ $? -eq 5 ]

@@ -105,10 +105,10 @@ class DistillationCallback(Callback):
         if self.logits is not None: self.logits = self.logits.to(device)
         return self
 
-# %% ../nbs/05_distill.ipynb #140b2f1a
+# %% ../nbs/05_distill.ipynb #576fac29
 def _student_device(learn):
     d = _device_of(learn.model)
-    return d if d is not None else getattr(getattr(learn, 'backend', None), 'device', torch.device('cpu'))
+    return d if d is not None else getattr(tpu_backend(learn), 'device', torch.device('cpu'))
 
 def _where(d): return 'the CPU' if d.type == 'cpu' else str(d)
 

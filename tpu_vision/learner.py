@@ -23,7 +23,7 @@ from torch.utils.tensorboard import SummaryWriter
 
 # %% auto #0
 __all__ = ['xla_weight_decay', 'TO_TPU_HOOKS', 'TO_TPU_MULTI', 'EpochCounters', 'EpochMetric', 'DeviceAvgLoss',
-           'DeviceSmoothLoss', 'XLAWeightDecay', 'TPUCallback', 'StepEnd', 'TensorBoardCallback']
+           'DeviceSmoothLoss', 'XLAWeightDecay', 'tpu_backend', 'TPUCallback', 'StepEnd', 'TensorBoardCallback']
 
 # %% ../nbs/03_learner.ipynb #8be95bd1
 class EpochCounters(Callback):
@@ -129,6 +129,11 @@ class XLAWeightDecay:
 
 xla_weight_decay = XLAWeightDecay()
 
+# %% ../nbs/03_learner.ipynb #b92a1bd0
+def tpu_backend(learn) -> Backend|None:
+    "The `Backend` that `to_tpu` gave `learn`; None for a Learner that never called it (it gets stock fastai)"
+    return getattr(learn, 'backend', None)
+
 # %% ../nbs/03_learner.ipynb #9c26fd96
 class TPUCallback(Callback):
     "Keep losses, metrics and predictions on the device; bring them to the host once per phase"
@@ -185,11 +190,11 @@ class StepEnd(Callback):
     def __init__(self, backend): self.backend = backend
     def after_batch(self): self.backend.sync()
 
-# %% ../nbs/03_learner.ipynb #28408d86
+# %% ../nbs/03_learner.ipynb #02b4016a
 @patch
 def after_batch(self:ProgressCallback):
     "Move the bar; show the smooth loss. A loss still on the device is read one step late, every `learn.refresh` s"
-    if getattr(self.learn, 'backend', None) is None: return self._orig_after_batch()  # not a `to_tpu` Learner: fastai's
+    if tpu_backend(self.learn) is None: return self._orig_after_batch()  # not a `to_tpu` Learner: fastai's
     self.pbar.update(self.iter+1)
     sl = getattr(self.learn, 'smooth_loss', None) if self.training else None
     if sl is None: return
@@ -223,7 +228,7 @@ def _move(learn, device):
     if isinstance(learn.loss_func, nn.Module): learn.loss_func.to(device)
     _move_opt(learn, device)
 
-# %% ../nbs/03_learner.ipynb #7ce2934d
+# %% ../nbs/03_learner.ipynb #eadba4b9
 @patch
 def to_tpu(self:Learner,
            device=None, # 'auto' (default): a TPU if there is one, else the best device; or a backend name
@@ -265,7 +270,7 @@ def to_cpu(self:Learner) -> Learner:
 @patch
 def to_detach(self:Learner, b, cpu=True, gather=True):
     "fastai's `to_detach`, except that on a `to_tpu` Learner tensors stay on the device (no host sync per batch)"
-    if getattr(self, 'backend', None) is not None and self.backend.name != 'cpu': return to_detach(b, cpu=False, gather=False)
+    if tpu_backend(self) is not None and self.backend.name != 'cpu': return to_detach(b, cpu=False, gather=False)
     return self._orig_to_detach(b, cpu=cpu, gather=gather)
 #| export
 from fastcore.xtras import join_path_file
@@ -274,7 +279,7 @@ from fastai.torch_core import get_model
 @patch
 def save(self:Learner, file, with_opt=True, pickle_protocol=2, **kwargs):
     "Save model (and optimizer) to `self.path/self.model_dir/file.pth`; from a device, through the CPU and atomically"
-    if getattr(self, 'backend', None) is None:
+    if tpu_backend(self) is None:
         return self._orig_save(file, with_opt=with_opt, pickle_protocol=pickle_protocol, **kwargs)
     file = join_path_file(file, self.path/self.model_dir, ext='.pth')
     state = get_model(self.model).state_dict()
@@ -285,7 +290,7 @@ def save(self:Learner, file, with_opt=True, pickle_protocol=2, **kwargs):
 @patch
 def load(self:Learner, file, device=None, with_opt=True, strict=True, **kwargs):
     "Load model (and optimizer) saved by `save`, through the CPU, onto the Learner's device"
-    if getattr(self, 'backend', None) is None:
+    if tpu_backend(self) is None:
         return self._orig_load(file, device=device, with_opt=with_opt, strict=strict, **kwargs)
     if self.opt is None: self.create_opt()
     file = join_path_file(file, self.path/self.model_dir, ext='.pth')
@@ -293,7 +298,7 @@ def load(self:Learner, file, device=None, with_opt=True, strict=True, **kwargs):
     for p,st in self.opt.state.items(): self.opt.state[p] = to_dev(st, self.backend.device)  # fastai's defaultdict stays
     return self
 
-# %% ../nbs/03_learner.ipynb #f4e28741
+# %% ../nbs/03_learner.ipynb #2e8e81b5
 def _scalars(rec):
     "(name, value) pairs of the Recorder's last epoch"
     return [(n, v) for n,v in zip(rec.metric_names[1:], rec.values[-1]) if isinstance(v, (int, float))]
@@ -303,7 +308,7 @@ class TensorBoardCallback(Callback):
     order = Recorder.order+1
     def __init__(self, log_dir=None, hparams:dict|None=None): store_attr()
     def before_fit(self):
-        self.run = getattr(self.learn, 'backend', None) is None or self.learn.backend.is_master
+        self.run = tpu_backend(self.learn) is None or self.learn.backend.is_master
         if self.run and not hasattr(self.learn, 'lr_finder'): self.writer = SummaryWriter(log_dir=self.log_dir)
         else: self.run = False
     def after_epoch(self):
