@@ -87,7 +87,8 @@ def build_time(path, size, bs, threads):
     d = Path(tempfile.mkdtemp(prefix='tpu_vision_bench_cache'))
     try:
         t = time.perf_counter()
-        dls = cached_dls(path, size=size, bs=bs, device='cpu', num_workers=threads, cache_dir=d, verbose=False)
+        dls = cached_dls(path, size=size, bs=bs, device='cpu', num_workers=threads, cache_dir=d, verbose=False,
+                         min_scale=MIN_SCALE)
         s = time.perf_counter()-t
         c = dls.train.cache
         return s,len(c),sum(f.stat().st_size for f in c.path.iterdir())

@@ -20,7 +20,7 @@ from .augment import RandomResizedCropGPU, _sampler, _plain
 
 # %% auto #0
 __all__ = ['CACHE_FORMAT', 'storage_size', 'decode_image', 'cache_key', 'build_cache', 'ImageCache', 'image_cache', 'crop_grid',
-           'CachedCrop', 'CachedDL', 'cached_dls']
+           'CachedCrop', 'CachedDL', 'cache_recipe', 'cached_dls']
 
 # %% ../nbs/01a_cache.ipynb #96e2e3ac
 def storage_size(size:int, # side of the crops the model takes
@@ -291,31 +291,44 @@ def _cached_dl(dl, cache, row_of):
     targets = np.array([o2i[cache.labels[r]] for r in rows], dtype=np.int64)
     return dl.new(cls=CachedDL, cache=cache, rows=rows, targets=targets)
 
-# %% ../nbs/01a_cache.ipynb #90cace77
+# %% ../nbs/01a_cache.ipynb #4c1b5e6e
+def cache_recipe(item_tfms, # None, a fastai `Resize` or a fastai `RandomResizedCrop` (the spellings `image_dls` takes)
+                 size:int, # side of the crops the model takes
+                 min_scale:float|None=None, # when given: random resized crops of at least this much of the area
+                 ratio=(3/4, 4/3), # range of width/height of those crops
+                ):
+    "(stored side, files' `item_tfms`, device crop or None) of the cache recipe that does what `item_tfms` does"
+    if isinstance(item_tfms, RandomResizedCrop): min_scale,ratio = item_tfms.min_scale,item_tfms.ratio
+    elif item_tfms is not None and not isinstance(item_tfms, Resize):
+        raise ValueError(f"item_tfms={item_tfms!r}: the cache does Resize(size) or RandomResizedCrop(size, min_scale) "
+                         "only (decoded once, cropped on the device); pass one of those, or cache=False for your own")
+    if min_scale is None: return size,Resize(size, method='squish'),None
+    return storage_size(size),RandomResizedCrop(size, min_scale, ratio),CachedCrop(size, min_scale, ratio)
+
+# %% ../nbs/01a_cache.ipynb #42e81b13
 def cached_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
-               size:int=224, # side of the (square) crops the model takes; the cache stores `storage_size(size)`
+               size:int=224, # side of the (square) crops the model takes
                bs:int=128, # batch size, for every loader
                train:str='train', valid:str='valid', # names of the split folders
                valid_pct:float=None, # fraction held out at random when there is no `valid/`
                seed:int=42, # seed of that split
-               item_tfms=None, # must be None: the cache squishes to `storage_size(size)` and crops on the device
+               item_tfms=None, # None or `Resize(size)`: squish to `size`; `RandomResizedCrop(size, min_scale)`: crops
                batch_tfms=None, # transforms of whole batches, run on the device after the crop (e.g. `02_augment`'s)
                stats='imagenet', # 'imagenet', 'data' (`channel_stats`), None (no `Normalize`), or `(mean, std)`
                device=None, # where batches go: a device, a backend name, or None for `get_backend()`'s
                num_workers:int=None, # threads decoding the images when the cache is built (default: every core)
                verify:bool=True, # decode every image once before training (cached), skipping unreadable ones
                verbose:bool=True, # print the class balance, what was skipped, and the cache
-               min_scale:float=0.35, # smallest area of a training crop, as a fraction of the image's
-               ratio=(3/4, 4/3), # range of width/height of the training crops
+               min_scale:float|None=None, # a number: random resized crops of at least this much of the area
+               ratio=(3/4, 4/3), # range of width/height of those crops
                cache_dir=None, # where caches live (default: `tpu_vision_home()/'cache'`)
               ) -> DataLoaders:
     "`image_dls` whose train and valid batches are slices of a decoded-image cache, cropped to `size` on the device"
-    if item_tfms is not None: raise ValueError("item_tfms: the cache stores each image squished to storage_size(size) "
-        "and crops it on the device (CachedCrop); leave item_tfms out, or pass cache=False to use your own")
-    dls = image_dls(path, size, bs, train, valid, valid_pct, seed, item_tfms=RandomResizedCrop(size, min_scale, ratio),
-                    batch_tfms=[CachedCrop(size, min_scale, ratio), *L(batch_tfms)], stats=None, device='cpu',
+    storage,files_tfm,crop = cache_recipe(item_tfms, size, min_scale, ratio)
+    dls = image_dls(path, size, bs, train, valid, valid_pct, seed, item_tfms=files_tfm,
+                    batch_tfms=[*L(crop), *L(batch_tfms)], stats=None, device='cpu',
                     num_workers=0, verify=verify, verbose=False)
-    cache = image_cache(dls.scan, storage_size(size), cache_dir, num_workers, verbose)
+    cache = image_cache(dls.scan, storage, cache_dir, num_workers, verbose)
     row_of = {str(f):i for i,f in enumerate(dls.scan.items)}
     dls = with_loaders(dls, [_cached_dl(dl, cache, row_of) for dl in dls.loaders])
     if stats is not None: dls.add_tfms([Normalize.from_stats(*_stats(stats, dls), cuda=False)], 'after_batch')

@@ -213,7 +213,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
           devices=1, # replicas: a number or 'all' (07_parallel)
           bars:bool|None=None, # progress bars (True) or one plain line per epoch (False); default: bars on a terminal
           precision:str='auto', # 'auto' (bf16 where the device computes it fast), 'fp32', 'bf16' or 'fp16' (04_optim)
-          cache:bool=False, # train from a decoded-image cache, cropped on the device (01a_cache)
+          cache:bool=False, # train from a decoded-image cache, batches sliced from it (01a_cache)
          ) -> dict:
     "Train `arch` on `folder`, export it to `out/model.pkl` unless it diverged; the run's summary (the CLI's `--json`)"
     import time
@@ -399,7 +399,7 @@ def _train_parser(sub):
     t.add_argument('--precision', default='auto', choices=['auto', 'fp32', 'bf16', 'fp16'],
                    help='mixed precision (default auto: bf16 on a TPU or a bf16 GPU, fp32 on a CPU)')
     t.add_argument('--cache', action='store_true', help='decode the images once into a cache (under $TPU_VISION_HOME) '
-                   "and crop them on the device: fastai's RandomResizedCrop recipe, a faster input pipeline (01a_cache)")
+                   "and batch them by slicing: the same Resize recipe, a faster input pipeline (01a_cache)")
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 

@@ -463,8 +463,9 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
     "fastai `DataLoaders` for an image folder: checked files, fixed-shape batches, loaded through the device's prefetcher"
     if cache:
         from .cache import cached_dls
-        return cached_dls(path, size, bs, train, valid, valid_pct, seed, item_tfms, batch_tfms, stats, device,
-                          num_workers, verify, verbose)
+        return cached_dls(path, size=size, bs=bs, train=train, valid=valid, valid_pct=valid_pct, seed=seed,
+                          item_tfms=item_tfms, batch_tfms=batch_tfms, stats=stats, device=device,
+                          num_workers=num_workers, verify=verify, verbose=verbose)
     path = Path(path) if path is not None else sample_data()
     scan = scan_folder(path, train, valid, valid_pct, seed, verify)
     dblock = DataBlock(blocks=(ImageBlock(RGBImage), CategoryBlock(vocab=scan.classes)),
