@@ -173,9 +173,10 @@ def _lock(fn):
         try: yield
         finally: fcntl.flock(f, fcntl.LOCK_UN)
 
-# %% ../nbs/01a_cache.ipynb #a99c38ff
+# %% ../nbs/01a_cache.ipynb #7e336423
 def _cache_name(scan, storage, key): return f"{Path(scan.path).resolve().name or 'root'}-{storage}px-{key[:16]}"
 
+# %% ../nbs/01a_cache.ipynb #2e7915a9
 def _build(scan, storage, dest, key, n_workers, verbose):
     "Build the cache `dest` unless another process just did, open it, remove its older versions"
     c = _valid_cache(dest, key, len(scan.items), storage)

@@ -333,7 +333,7 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     is_valid = [s == valid for s in split] if valid in roots else _split_random(labels, valid_pct, seed)
     return FolderScan(path, items, labels, is_valid, classes, bad, ignored, empty, depth)
 
-# %% ../nbs/01_data.ipynb #936187fa
+# %% ../nbs/01_data.ipynb #9768ec63
 PAD_TARGET = -100  # the target of padding rows: `nn.CrossEntropyLoss`'s default `ignore_index`
 
 def _n_inp(dl): return getattr(dl.dataset, 'n_inp', None) or getattr(dl, '_n_inp', 1)
@@ -348,6 +348,7 @@ def _pad_targets(b, rows, n_inp):
         return t
     return type(b)(o if i < n_inp else apply(pad, o) for i,o in enumerate(b)) if isinstance(b, tuple) else b
 
+# %% ../nbs/01_data.ipynb #258b54e1
 class _PadIdx(int): "Index of an item repeated only to even out shards: its targets become `PAD_TARGET`"
 
 # %% ../nbs/01_data.ipynb #417f7bac
@@ -498,7 +499,7 @@ def channel_stats(dl, # a loader of (images, ...) batches
     m = s/n
     return m.float().tolist(),(s2/n - m*m).clamp_min(0).sqrt().float().tolist()
 
-# %% ../nbs/01_data.ipynb #79640647
+# %% ../nbs/01_data.ipynb #5cee56ed
 def _stats(stats, dls):
     if isinstance(stats, str):
         if stats == 'imagenet': return imagenet_stats
@@ -506,6 +507,7 @@ def _stats(stats, dls):
         raise ValueError(f"stats={stats!r}: use 'imagenet', 'data', None, or a (mean, std) pair")
     return stats
 
+# %% ../nbs/01_data.ipynb #f82b7425
 def _device(device):
     "A `torch.device` for `device`: a device (`'cuda:1'`), a backend name (`'xla'`), or None for `get_backend()`'s"
     if isinstance(device, torch.device) or (isinstance(device, str) and ':' in device): return torch.device(device)
