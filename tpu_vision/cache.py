@@ -36,7 +36,7 @@ def decode_image(fn, # image file
     "Image file `fn` opened by `load_rgb`, squished to `storage`² (bilinear): a (3, storage, storage) uint8 array"
     return np.asarray(load_rgb(fn).resize((storage, storage), Image.BILINEAR)).transpose(2, 0, 1)
 
-# %% ../nbs/01a_cache.ipynb #62024a14
+# %% ../nbs/01a_cache.ipynb #825ede3a
 CACHE_FORMAT = 'tpu_vision.cache/1'
 
 def _rel(scan):
@@ -44,6 +44,7 @@ def _rel(scan):
     p = str(scan.path); n = 0 if p == '.' else len(p.rstrip(os.sep))+1
     return [str(f)[n:] for f in scan.items]
 
+# %% ../nbs/01a_cache.ipynb #b7b04f6e
 def cache_key(scan:FolderScan, # what `scan_folder` found: the usable images, in order
               storage:int, # side of the cached images
              ) -> str:
@@ -53,7 +54,7 @@ def cache_key(scan:FolderScan, # what `scan_folder` found: the usable images, in
         st = os.stat(f); h.update(f'{r}\0{st.st_size}\0{st.st_mtime_ns}\n'.encode())
     return h.hexdigest()
 
-# %% ../nbs/01a_cache.ipynb #2e0bdd07
+# %% ../nbs/01a_cache.ipynb #96c8d072
 def _reserve(fn, nbytes):
     "Allocate `nbytes` of file `fn` on disk now, so that writing its memory map cannot fail for want of space later"
     if not hasattr(os, 'posix_fallocate'): return
@@ -65,6 +66,7 @@ def _reserve(fn, nbytes):
                                     f"$TPU_VISION_HOME (or pass cache_dir=) to a folder on a larger disk") from None
     finally: os.close(fd)
 
+# %% ../nbs/01a_cache.ipynb #e1db7fb3
 def _decode_into(mm, files, storage, n_workers, chunk=64):
     "Decode `files` into the rows of `mm` with `n_workers` threads; the first error stops them all and is raised"
     stop = threading.Event()
@@ -78,13 +80,14 @@ def _decode_into(mm, files, storage, n_workers, chunk=64):
         for fu in done: fu.result()
     finally: stop.set(); ex.shutdown(wait=True, cancel_futures=True)
 
-# %% ../nbs/01a_cache.ipynb #1fe6b96c
+# %% ../nbs/01a_cache.ipynb #5db345c6
 def _alive(pid):
     try: os.kill(pid, 0)
     except ProcessLookupError: return False
     except PermissionError: pass
     return True
 
+# %% ../nbs/01a_cache.ipynb #84831735
 def _sweep(dest):
     "Remove the temporary folders that builds of `dest` killed on this host left behind"
     for d in Path(dest).parent.glob(f'.{Path(dest).name}.tmp*'):
@@ -92,12 +95,13 @@ def _sweep(dest):
         except (OSError, ValueError): continue   # being created, or not ours
         if host == socket.gethostname() and not _alive(int(pid)): shutil.rmtree(d, ignore_errors=True)
 
-# %% ../nbs/01a_cache.ipynb #44785d4e
+# %% ../nbs/01a_cache.ipynb #e6b9fcf4
 def _cores(): return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
 
 def _fsync(fn):
     with open(fn, 'rb+') as f: os.fsync(f.fileno())
 
+# %% ../nbs/01a_cache.ipynb #04b10be2
 def build_cache(scan:FolderScan, # what `scan_folder` found: the images to decode, their labels and split
                 storage:int, # side of the cached images
                 dest, # the cache folder to write (replaced whole if present)
@@ -138,7 +142,7 @@ class ImageCache:
         return (f"ImageCache: {len(self):,} images of 3×{self.storage}×{self.storage}, {mb:,.1f} MiB, "
                 f"built in {self.meta['seconds']:.1f} s: {self.path}")
 
-# %% ../nbs/01a_cache.ipynb #2a4efaf5
+# %% ../nbs/01a_cache.ipynb #21628b0b
 def _valid_cache(dest, key, n, storage):
     "The `ImageCache` at `dest` if it is complete and is the one for `key`, else None"
     try:
@@ -147,6 +151,7 @@ def _valid_cache(dest, key, n, storage):
         return c if ok and c.images.dtype == np.uint8 else None
     except (OSError, ValueError, KeyError): return None
 
+# %% ../nbs/01a_cache.ipynb #e6e5f0a2
 def _prune(dest, source):
     "Remove the caches next to `dest` made from the same folder at the same size, other than `dest` (older versions)"
     stem = dest.name.rsplit('-', 1)[0] + '-'
@@ -168,9 +173,10 @@ def _lock(fn):
         try: yield
         finally: fcntl.flock(f, fcntl.LOCK_UN)
 
-# %% ../nbs/01a_cache.ipynb #113e7d77
+# %% ../nbs/01a_cache.ipynb #7e336423
 def _cache_name(scan, storage, key): return f"{Path(scan.path).resolve().name or 'root'}-{storage}px-{key[:16]}"
 
+# %% ../nbs/01a_cache.ipynb #2e7915a9
 def _build(scan, storage, dest, key, n_workers, verbose):
     "Build the cache `dest` unless another process just did, open it, remove its older versions"
     c = _valid_cache(dest, key, len(scan.items), storage)
@@ -183,6 +189,7 @@ def _build(scan, storage, dest, key, n_workers, verbose):
     if verbose: print(f"  {len(c):,} images in {c.meta['seconds']:.1f} s")
     return c
 
+# %% ../nbs/01a_cache.ipynb #52277713
 def image_cache(scan:FolderScan, # what `scan_folder` found
                 storage:int, # side of the cached images
                 cache_dir=None, # where caches live (default: `tpu_vision_home()/'cache'`)
@@ -213,7 +220,7 @@ def crop_grid(h, w, # input size
     gy = 2*(top[:,None] + s*(nh[:,None]-1))/max(h-1, 1) - 1
     return torch.stack(torch.broadcast_tensors(gx[:,None,:], gy[:,:,None]), -1)
 
-# %% ../nbs/01a_cache.ipynb #7672003a
+# %% ../nbs/01a_cache.ipynb #0d35cb78
 class CachedCrop(RandTransform):
     "Crop cached images to `crop`: a random resized crop in training, the centre in validation; `crop`-sized ones pass"
     split_idx,order = None,5   # before `IntToFloatTensor` (10): the margin is never converted to float
@@ -225,7 +232,8 @@ class CachedCrop(RandTransform):
                 ):
         store_attr(); super().__init__()
         self.rrc = RandomResizedCropGPU(crop, min_scale=min_scale, ratio=ratio, mode=mode)   # draws the crops
-    def before_call(self, b, split_idx):
+    def before_call(self, b, # the batch: a tensor, or a tuple (of tuples) starting with the images
+                    split_idx): # 0 on the training set, 1 on validation
         while isinstance(b, tuple): b = b[0]
         self.do,self.valid = tuple(b.shape[-2:]) != (self.crop, self.crop),bool(split_idx)
     def encodes(self, x:TensorImage):

@@ -23,31 +23,36 @@ __all__ = ['FASHION_CLASSES', 'FASHION_FILES', 'FASHION_DIRS', 'FASHION_URL', 'P
            'tpu_class', 'tpu_dl', 'with_loaders', 'static_shapes', 'default_workers', 'channel_stats', 'image_dls',
            'class_balance', 'shard']
 
-# %% ../nbs/01_data.ipynb #d32753a0
+# %% ../nbs/01_data.ipynb #f258cb50
 FASHION_CLASSES = ('tshirt_top','trouser','pullover','dress','coat','sandal','shirt','sneaker','bag','ankle_boot')
 FASHION_FILES = {'train': ('train-images-idx3-ubyte.gz','train-labels-idx1-ubyte.gz'),
                  'valid': ('t10k-images-idx3-ubyte.gz','t10k-labels-idx1-ubyte.gz')}
 FASHION_DIRS = ('/usr/share/datasets/fashion-mnist',)
 FASHION_URL = 'http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/'
 
+# %% ../nbs/01_data.ipynb #86cee6aa
 def read_idx(fn) -> np.ndarray:
     "The array of unsigned bytes stored in the IDX file `fn` (gzipped or not), as in MNIST and Fashion-MNIST"
     fn = Path(fn)
     try:
         with (gzip.open if fn.suffix == '.gz' else open)(fn, 'rb') as f: d = f.read()
     except (OSError, EOFError) as e: raise ValueError(f"{fn} cannot be read ({e}): download it again") from None
-    if len(d) < 4 or d[:3] != b'\0\0\x08': raise ValueError(f"{fn} is not an IDX file of unsigned bytes: download it again")
+    if len(d) < 4 or d[:3] != b'\0\0\x08':
+        raise ValueError(f"{fn} is not an IDX file of unsigned bytes: download it again")
     shape = tuple(int.from_bytes(d[4+4*i:8+4*i], 'big') for i in range(d[3]))
     off = 4 + 4*len(shape)
-    if len(d) - off != math.prod(shape): raise ValueError(f"{fn} holds {len(d)-off} bytes of data, its header says {math.prod(shape)}: download it again")
+    if len(d) - off != math.prod(shape):
+        raise ValueError(f"{fn} holds {len(d)-off} bytes of data, its header says {math.prod(shape)}: "
+                         "download it again")
     return np.frombuffer(d, np.uint8, offset=off).reshape(shape)
 
-# %% ../nbs/01_data.ipynb #0f9fb3a2
+# %% ../nbs/01_data.ipynb #1051ad4b
 def tpu_vision_home() -> Path:
-    "Where `tpu_vision` keeps what it writes: `$TPU_VISION_HOME`, else `$XDG_CACHE_HOME/tpu_vision`, else `~/.cache/tpu_vision`"
+    "Where `tpu_vision` keeps what it writes: `$TPU_VISION_HOME`, else `$XDG_CACHE_HOME/tpu_vision` or `~/.cache/...`"
     if os.environ.get('TPU_VISION_HOME'): return Path(os.environ['TPU_VISION_HOME']).expanduser()
     return Path(os.environ.get('XDG_CACHE_HOME') or '~/.cache').expanduser()/'tpu_vision'
 
+# %% ../nbs/01_data.ipynb #909a7cd6
 def _swap_in(tmp, dest):
     "Rename folder `tmp` to `dest`; a `dest` already there (an older copy, or another process's) is removed first"
     for _ in range(100):
@@ -60,17 +65,20 @@ def _swap_in(tmp, dest):
         shutil.rmtree(old, ignore_errors=True)
     raise OSError(f"{dest} keeps being replaced by other processes: could not put a complete copy in place")
 
-def atomic_dir(dest, write) -> Path:
+# %% ../nbs/01_data.ipynb #0b3cf89c
+def atomic_dir(dest, # the folder to create or replace
+               write, # `write(tmp)` fills the temporary folder `tmp`
+              ) -> Path:
     "Fill a temporary folder with `write(tmp)`, then rename it to `dest`: `dest` is absent, the old one, or complete"
     dest = Path(dest); dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f'.{dest.name}.tmp', dir=dest.parent))  # unique: processes and threads never share it
+    tmp = Path(tempfile.mkdtemp(prefix=f'.{dest.name}.tmp', dir=dest.parent))  # unique: never shared by two writers
     try: write(tmp); _swap_in(tmp, dest)
     finally: shutil.rmtree(tmp, ignore_errors=True)
     return dest
 
-# %% ../nbs/01_data.ipynb #395accc5
+# %% ../nbs/01_data.ipynb #a7c5a52d
 def write_image_folder(dest, # the folder to write (replaced if present)
-                       splits:dict, # `{'train': (images, labels), 'valid': ...}`: uint8 arrays `(n,h,w[,c])` and class indices
+                       splits:dict, # `{'train': (images, labels), ...}`: uint8 arrays `(n,h,w[,c])`, class indices
                        classes, # class names; `labels` index into them
                        marker:str=None, # text kept in `dest/.tpu_vision`, to tell later whether `dest` is current
                       ) -> Path:
@@ -78,15 +86,17 @@ def write_image_folder(dest, # the folder to write (replaced if present)
     def write(tmp):
         for split,(xs,ys) in splits.items():
             for c in classes: (tmp/split/c).mkdir(parents=True)
-            for i,(x,y) in enumerate(zip(xs,ys)): Image.fromarray(x).save(tmp/split/classes[y]/f'{i:05d}.png', compress_level=1)
+            for i,(x,y) in enumerate(zip(xs,ys)):
+                Image.fromarray(x).save(tmp/split/classes[y]/f'{i:05d}.png', compress_level=1)
         if marker is not None: (tmp/'.tpu_vision').write_text(marker)
     return atomic_dir(dest, write)
 
+# %% ../nbs/01_data.ipynb #018809d8
 def _marker(dest):
     try: return (Path(dest)/'.tpu_vision').read_text()
     except OSError: return None
 
-# %% ../nbs/01_data.ipynb #55e4e629
+# %% ../nbs/01_data.ipynb #fbe108dd
 def _package_file(name): return Path(str(importlib.resources.files('tpu_vision')))/'data'/name
 
 def sample_data(dest=None, # where to write it (default: `tpu_vision_home()/'fashion_mnist_sample'`)
@@ -96,9 +106,10 @@ def sample_data(dest=None, # where to write it (default: `tpu_vision_home()/'fas
     dest,sig = Path(dest or tpu_vision_home()/'fashion_mnist_sample'),hashlib.sha1(npz.read_bytes()).hexdigest()[:16]
     if _marker(dest) == sig: return dest
     d = np.load(npz)
-    return write_image_folder(dest, {s:(d[f'x_{s}'], d[f'y_{s}']) for s in ('train','valid')}, [str(c) for c in d['classes']], marker=sig)
+    splits = {s:(d[f'x_{s}'], d[f'y_{s}']) for s in ('train','valid')}
+    return write_image_folder(dest, splits, [str(c) for c in d['classes']], marker=sig)
 
-# %% ../nbs/01_data.ipynb #d53a9121
+# %% ../nbs/01_data.ipynb #4177fa8a
 def _idx_dir(path=None, download=False, url=FASHION_URL):
     "The folder holding the Fashion-MNIST IDX files, downloading them from `url` if asked"
     names = [f for fs in FASHION_FILES.values() for f in fs]
@@ -113,6 +124,7 @@ def _idx_dir(path=None, download=False, url=FASHION_URL):
         if not (d/f).exists(): atomic_write(d/f, lambda p: urllib.request.urlretrieve(url.rstrip('/')+'/'+f, p))
     return d
 
+# %% ../nbs/01_data.ipynb #6afa18b5
 def fashion_mnist(path=None, # folder with the IDX files (default: `FASHION_DIRS`, then the cache)
                   dest=None, # where to write the images (default: in `tpu_vision_home()`)
                   limit:int=None, # only the first `limit` images of each split
@@ -125,11 +137,12 @@ def fashion_mnist(path=None, # folder with the IDX files (default: `FASHION_DIRS
     splits = {s:(read_idx(src/xf)[:limit], read_idx(src/yf)[:limit]) for s,(xf,yf) in FASHION_FILES.items()}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker=f'fashion_mnist {limit}')
 
-# %% ../nbs/01_data.ipynb #ce0a384c
+# %% ../nbs/01_data.ipynb #85dcb411
 def to_rgb(im:Image.Image) -> Image.Image:
     "`im` as 8-bit RGB: greyscale copied to 3 channels, 16-bit and float scaled to 8 bits, transparency over white"
     if im.mode == 'RGB' and 'transparency' not in im.info: return im
-    if im.mode.startswith('I'): im = Image.fromarray((np.asarray(im, dtype=np.float32)/257).round().clip(0,255).astype(np.uint8))
+    if im.mode.startswith('I'):
+        im = Image.fromarray((np.asarray(im, dtype=np.float32)/257).round().clip(0,255).astype(np.uint8))
     elif im.mode == 'F':
         a = np.asarray(im, dtype=np.float32)
         im = Image.fromarray((a*255 if a.max() <= 1 else a).round().clip(0,255).astype(np.uint8))
@@ -137,7 +150,7 @@ def to_rgb(im:Image.Image) -> Image.Image:
         im = Image.alpha_composite(Image.new('RGBA', im.size, (255,255,255,255)), im.convert('RGBA'))
     return im.convert('RGB')
 
-# %% ../nbs/01_data.ipynb #5f09aee7
+# %% ../nbs/01_data.ipynb #0b3141de
 class BadImageError(ValueError): "An image file that cannot be decoded; the message names the file and what to do"
 
 def load_rgb(fn) -> Image.Image:
@@ -152,15 +165,16 @@ def load_rgb(fn) -> Image.Image:
         raise BadImageError(f"{fn} cannot be read as an image ({type(e).__name__}: {e}). Replace or delete it; "
                             "`image_dls` finds and skips such files when it checks the folder (`verify=True`).") from e
 
+# %% ../nbs/01_data.ipynb #cf1b8014
 class RGBImage(PILImage):
     "A fastai `PILImage` opened with `load_rgb`: any mode becomes 8-bit RGB, an unreadable file is an error naming it"
     @classmethod
-    def create(cls, fn:Path|str|Tensor|ndarray|bytes|Image.Image, **kwargs):  # the types `predict` accepts, as `PILImage`'s
+    def create(cls, fn:Path|str|Tensor|ndarray|bytes|Image.Image, **kwargs):  # what `predict` takes, as `PILImage`
         if isinstance(fn, (str, Path)): return cls(load_rgb(fn))
         if isinstance(fn, Image.Image): return cls(to_rgb(fn))
         return super().create(fn, **kwargs)
 
-# %% ../nbs/01_data.ipynb #75b461d2
+# %% ../nbs/01_data.ipynb #61ef9628
 def check_image(fn) -> str|None:
     "Why image file `fn` cannot be decoded, or `None` if it can"
     try:
@@ -170,6 +184,7 @@ def check_image(fn) -> str|None:
                 im.draft(im.mode, (64,64)); im.load()
     except Exception as e: return f'{type(e).__name__}: {e}'
 
+# %% ../nbs/01_data.ipynb #c6e5cd6f
 def check_images(files, # image files
                  cache=None, # JSON file remembering files already checked (size, mtime, verdict)
                  n_workers:int=None, # threads (default: `defaults.cpus`; none below 1,000 files)
@@ -180,18 +195,20 @@ def check_images(files, # image files
     sig = {f:(lambda s: [s.st_size, s.st_mtime_ns])(os.stat(f)) for f in files}
     todo = [f for f in files if seen.get(f, [None,None])[:2] != sig[f]]
     nw = ifnone(n_workers, defaults.cpus) if len(todo) > 1000 else 0
-    for f,r in zip(todo, parallel(check_image, todo, n_workers=nw, threadpool=True, progress=False)): seen[f] = sig[f] + [r]
+    for f,r in zip(todo, parallel(check_image, todo, n_workers=nw, threadpool=True, progress=False)):
+        seen[f] = sig[f] + [r]
     if cache and todo: atomic_write(cache, lambda p: p.write_text(json.dumps(seen)))
     return {Path(f):seen[f][2] for f in files if seen[f][2]}
 
-# %% ../nbs/01_data.ipynb #d054e158
+# %% ../nbs/01_data.ipynb #e6a9376b
 class FolderLabel:
     "Label of an image file: the name of its folder `depth` levels below `root` (`parent_label` for a flat layout)"
-    def __init__(self, root, depth=0): self.root,self.depth,self.__name__ = Path(root),depth,'FolderLabel'  # a name: fastai then pickles it as is
+    def __init__(self, root, depth=0):
+        self.root,self.depth,self.__name__ = Path(root),depth,'FolderLabel'  # a name: fastai then pickles it as is
     def __call__(self, o): return Path(o).relative_to(self.root).parts[self.depth]
     def __repr__(self): return f'FolderLabel(depth={self.depth})'
 
-# %% ../nbs/01_data.ipynb #361ab884
+# %% ../nbs/01_data.ipynb #39ed5844
 class FolderScan:
     "What `scan_folder` found: usable images with labels and split, and what was skipped and why"
     def __init__(self, path, items, labels, is_valid, classes, bad, ignored, empty, depth): store_attr()
@@ -201,36 +218,86 @@ class FolderScan:
         return [i for i,v in enumerate(self.is_valid) if not v],[i for i,v in enumerate(self.is_valid) if v]
     @property
     def labeller(self): return FolderLabel(self.path, self.depth)
-    def counts(self) -> pd.DataFrame:
-        "Images per class (rows) per split (columns)"
-        df = pd.crosstab(pd.Categorical(self.labels, self.classes), pd.Categorical(np.where(self.is_valid, 'valid', 'train'), ['train','valid']), dropna=False)
-        df.index.name,df.columns.name = None,None
-        return df
-    def report(self, max_rows=20) -> str:
-        "The class balance and every skipped or ignored file, as text"
-        n,rel = self.counts(),lambda f: str(Path(f).relative_to(self.path))
-        out = [f"{self.path}: {len(self.classes)} classes, {n['train'].sum()} train + {n['valid'].sum()} valid images"]
-        out.append(n.to_string() if len(n) <= max_rows else n.describe().loc[['min','50%','max']].rename(index={'50%':'median'}).astype(int).to_string())
-        if self.bad:
-            out.append(f"skipped {len(self.bad)} unreadable file{'s'*(len(self.bad)>1)}:")
-            out += [f"  {rel(f)}: {r}" for f,r in list(self.bad.items())[:max_rows]] + [f"  ... and {len(self.bad)-max_rows} more"]*(len(self.bad)>max_rows)
-        if self.ignored: out.append(f"ignored {len(self.ignored)} file(s) without an image extension, e.g. {rel(self.ignored[0])}")
-        if self.empty: out.append(f"not classes (no usable image): {', '.join(map(rel, self.empty))}")
-        return '\n'.join(out)
-    __repr__ = report
+    def __repr__(self): return self.report()
 
-# %% ../nbs/01_data.ipynb #5936fcf7
+# %% ../nbs/01_data.ipynb #489899f0
+@patch
+def counts(self:FolderScan) -> pd.DataFrame:
+    "Images per class (rows) per split (columns)"
+    split = pd.Categorical(np.where(self.is_valid, 'valid', 'train'), ['train','valid'])
+    df = pd.crosstab(pd.Categorical(self.labels, self.classes), split, dropna=False)
+    df.index.name,df.columns.name = None,None
+    return df
+
+# %% ../nbs/01_data.ipynb #3661500a
+@patch
+def report(self:FolderScan, max_rows:int=20) -> str:
+    "The class balance and every skipped or ignored file, as text"
+    n,rel = self.counts(),lambda f: str(Path(f).relative_to(self.path))
+    out = [f"{self.path}: {len(self.classes)} classes, {n['train'].sum()} train + {n['valid'].sum()} valid images"]
+    if len(n) <= max_rows: out.append(n.to_string())
+    else: out.append(n.describe().loc[['min','50%','max']].rename(index={'50%':'median'}).astype(int).to_string())
+    if self.bad:
+        out.append(f"skipped {len(self.bad)} unreadable file{'s'*(len(self.bad)>1)}:")
+        out += [f"  {rel(f)}: {r}" for f,r in list(self.bad.items())[:max_rows]]
+        if len(self.bad) > max_rows: out.append(f"  ... and {len(self.bad)-max_rows} more")
+    if self.ignored:
+        out.append(f"ignored {len(self.ignored)} file(s) without an image extension, e.g. {rel(self.ignored[0])}")
+    if self.empty: out.append(f"not classes (no usable image): {', '.join(map(rel, self.empty))}")
+    return '\n'.join(out)
+
+# %% ../nbs/01_data.ipynb #18d4c1e1
 def _class_dirs(root): return sorted(d for d in Path(root).iterdir() if d.is_dir() and not d.name.startswith('.'))
 
+def _layout(path, train, valid, valid_pct):
+    "(`{split: folder}`, depth of the class folders, `valid_pct`) of the dataset folder `path`"
+    if not (path/train).is_dir(): return {train: path},0,ifnone(valid_pct, 0.2)   # one folder per class
+    if valid_pct is not None: return {train: path/train},1,valid_pct
+    if (path/valid).is_dir(): return {train: path/train, valid: path/valid},1,None
+    alt = [o.name for o in _class_dirs(path) if o.name in ('val','validation','valid','test') and o.name != train]
+    todo = f"Pass valid={alt[0]!r} to use `{alt[0]}/`, or " if alt else \
+           f"Create `{path/valid}/<class>/` with validation images, or "
+    raise FileNotFoundError(f"{path} has `{train}/` but no `{valid}/` folder. " + todo +
+                            f"pass valid_pct=0.2 to hold out 20% of `{train}/` at random.")
+
+# %% ../nbs/01_data.ipynb #f6074767
 def _files(d):
-    "Image files and other files below folder `d`, hidden ones left out, as sorted strings (pathlib is slow for millions)"
+    "Image files and other files below folder `d`, hidden ones left out, as sorted strings (pathlib: slow for millions)"
     imgs,other = [],[]
     for root,dirs,fs in os.walk(d, followlinks=True):
         dirs[:] = [o for o in dirs if not o.startswith('.')]
         for f in fs:
-            if not f.startswith('.'): (imgs if os.path.splitext(f)[1].lower() in image_extensions else other).append(os.path.join(root, f))
+            if f.startswith('.'): continue
+            (imgs if os.path.splitext(f)[1].lower() in image_extensions else other).append(os.path.join(root, f))
     return sorted(imgs),sorted(other)
 
+# %% ../nbs/01_data.ipynb #b8d907af
+def _collect(roots):
+    "Images, their labels and splits, and the other files, in the class folders of `roots` (`{split: folder}`)"
+    items,labels,split,ignored = [],[],[],[]
+    for s,root in roots.items():
+        loose = get_image_files(root, recurse=False)
+        if loose: raise ValueError(f"{len(loose)} image(s) directly in {root} have no class folder, e.g. "
+                                   f"{loose[0].name}. Move each into {root}/<class>/: the folder's name is the label.")
+        for d in _class_dirs(root):
+            fs,other = _files(d)
+            items += fs; labels += [d.name]*len(fs); split += [s]*len(fs); ignored += map(Path, other)
+    return items,labels,split,ignored
+
+# %% ../nbs/01_data.ipynb #1ae8acec
+def _train_classes(path, labels, split, train, valid, items):
+    "The classes with training images; one with images only in `valid/` is an error saying what to do"
+    classes = sorted(set(l for l,s in zip(labels, split) if s == train))
+    only_valid = sorted(set(labels) - set(classes))
+    if only_valid:
+        c = only_valid[0]; eg = next(f for f,l in zip(items, labels) if l == c)
+        raise ValueError(f"Class {c!r} has images in `{valid}/` (e.g. {eg}) but none usable in `{train}/`: a model "
+                         f"trained on `{train}/` can never predict it. Add training images to {path/train/c}/, or "
+                         f"remove {path/valid/c}/." + (f" (Also: {', '.join(map(repr, only_valid[1:]))}.)"
+                                                       if len(only_valid) > 1 else ''))
+    return classes
+
+# %% ../nbs/01_data.ipynb #aed42a67
 def _split_random(labels, valid_pct, seed):
     "Per class, `valid_pct` of the items at random (seeded) go to validation; at least one stays in training"
     rng,is_valid = random.Random(seed),[False]*len(labels)
@@ -239,50 +306,34 @@ def _split_random(labels, valid_pct, seed):
         for i in idx[:min(round(len(idx)*valid_pct), len(idx)-1)]: is_valid[i] = True
     return is_valid
 
+# %% ../nbs/01_data.ipynb #8027f888
 def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>/*`), or one folder per class
                 train:str='train', valid:str='valid', # names of the split folders
-                valid_pct:float=None, # split at random: for one folder per class (default 0.2), or `train/` without `valid/`
+                valid_pct:float=None, # split at random: one folder per class (default 0.2), or `train/` alone
                 seed:int=42, # seed of the random split
                 verify:bool=True, # decode every image once (results cached in `tpu_vision_home()/'checked'`)
                ) -> FolderScan:
     "Find the images, labels and split of `path`; skip unreadable files and raise on layout errors, saying what to do"
     path = Path(path).expanduser().resolve()
-    if not path.is_dir(): raise FileNotFoundError(f"{path} is not a folder: pass the folder holding `{train}/` and `{valid}/`, or one folder per class")
-    if valid_pct is not None and not 0 < valid_pct < 1: raise ValueError(f"valid_pct={valid_pct}: use a fraction between 0 and 1, e.g. 0.2")
-    if (path/train).is_dir():
-        roots,depth = {train: path/train},1
-        if (path/valid).is_dir() and valid_pct is None: roots[valid] = path/valid
-        elif valid_pct is None:
-            alt = [o.name for o in _class_dirs(path) if o.name in ('val','validation','valid','test') and o.name != train]
-            raise FileNotFoundError(f"{path} has `{train}/` but no `{valid}/` folder. " + (f"Pass valid={alt[0]!r} to use `{alt[0]}/`, or " if alt else
-                f"Create `{path/valid}/<class>/` with validation images, or ") + f"pass valid_pct=0.2 to hold out 20% of `{train}/` at random.")
-    else: roots,depth,valid_pct = {train: path},0,ifnone(valid_pct, 0.2)
-    items,labels,split,ignored,empty = [],[],[],[],[]
-    for s,root in roots.items():
-        loose = get_image_files(root, recurse=False)
-        if loose: raise ValueError(f"{len(loose)} image(s) directly in {root} have no class folder, e.g. {loose[0].name}. "
-                                   f"Move each into {root}/<class>/: the folder's name is the label.")
-        for d in _class_dirs(root):
-            fs,other = _files(d)
-            items += fs; labels += [d.name]*len(fs); split += [s]*len(fs); ignored += map(Path, other)
+    if not path.is_dir(): raise FileNotFoundError(
+        f"{path} is not a folder: pass the folder holding `{train}/` and `{valid}/`, or one folder per class")
+    if valid_pct is not None and not 0 < valid_pct < 1:
+        raise ValueError(f"valid_pct={valid_pct}: use a fraction between 0 and 1, e.g. 0.2")
+    roots,depth,valid_pct = _layout(path, train, valid, valid_pct)
+    items,labels,split,ignored = _collect(roots)
     if not items: raise FileNotFoundError(f"No images in {path} (looked in {', '.join(map(str, roots.values()))}): "
                                           f"use one folder per class, e.g. {path}/{train}/<class>/*.jpg")
-    bad = check_images(items, cache=tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')) if verify else {}
+    checked = tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')
+    bad = check_images(items, cache=checked) if verify else {}
     bad_s = set(map(str, bad))
     keep = [i for i,f in enumerate(items) if f not in bad_s]
     items,labels,split = [Path(items[i]) for i in keep],[labels[i] for i in keep],[split[i] for i in keep]
-    classes = sorted(set(l for l,s in zip(labels, split) if s == train))
-    only_valid = sorted(set(labels) - set(classes))
-    if only_valid:
-        c = only_valid[0]; eg = next(f for f,l in zip(items, labels) if l == c)
-        raise ValueError(f"Class {c!r} has images in `{valid}/` (e.g. {eg}) but none usable in `{train}/`: a model trained on "
-                         f"`{train}/` can never predict it. Add training images to {path/train/c}/, or remove {path/valid/c}/." 
-                         + (f" (Also: {', '.join(map(repr, only_valid[1:]))}.)" if len(only_valid) > 1 else ''))
-    for root in roots.values(): empty += [d for d in _class_dirs(root) if d.name not in classes]
+    classes = _train_classes(path, labels, split, train, valid, items)
+    empty = [d for root in roots.values() for d in _class_dirs(root) if d.name not in classes]
     is_valid = [s == valid for s in split] if valid in roots else _split_random(labels, valid_pct, seed)
     return FolderScan(path, items, labels, is_valid, classes, bad, ignored, empty, depth)
 
-# %% ../nbs/01_data.ipynb #936187fa
+# %% ../nbs/01_data.ipynb #9768ec63
 PAD_TARGET = -100  # the target of padding rows: `nn.CrossEntropyLoss`'s default `ignore_index`
 
 def _n_inp(dl): return getattr(dl.dataset, 'n_inp', None) or getattr(dl, '_n_inp', 1)
@@ -297,13 +348,15 @@ def _pad_targets(b, rows, n_inp):
         return t
     return type(b)(o if i < n_inp else apply(pad, o) for i,o in enumerate(b)) if isinstance(b, tuple) else b
 
+# %% ../nbs/01_data.ipynb #258b54e1
 class _PadIdx(int): "Index of an item repeated only to even out shards: its targets become `PAD_TARGET`"
 
-# %% ../nbs/01_data.ipynb #803f5e5a
+# %% ../nbs/01_data.ipynb #417f7bac
 class TPUMixin:
-    "`TfmdDL` mixin: pad the last batch (`pad`), load through `Backend.prefetch` (`prefetch`), be shard `rank` of `world_size`"
+    "`TfmdDL` mixin: pad the last batch (`pad`), load through `Backend.prefetch` (`prefetch`), be shard `rank`"
     _tpu_attrs = ('pad','prefetch','rank','world_size','seed')
-    def __init__(self, dataset=None, pad:bool=False, prefetch:bool=True, rank:int=0, world_size:int=1, seed:int=0, **kwargs):
+    def __init__(self, dataset=None, pad:bool=False, prefetch:bool=True, rank:int=0, world_size:int=1, seed:int=0,
+                 **kwargs):
         self.pad,self.prefetch,self.rank,self.world_size,self.seed,self.epoch = pad,prefetch,rank,world_size,seed,0
         super().__init__(dataset, **kwargs)
         if world_size > 1:
@@ -311,12 +364,15 @@ class TPUMixin:
             self.n_total,self.n = self.n,(self.n//world_size if self.drop_last else -(-self.n//world_size))
 
     def new(self, dataset=None, cls=None, **kwargs):
+        "fastai's `new`, keeping `pad`, `prefetch`, `rank`, `world_size` and `seed` when `cls` is a `TPUMixin` too"
         if issubclass(cls or type(self), TPUMixin): kwargs = {**{k:getattr(self, k) for k in self._tpu_attrs}, **kwargs}
         return super().new(dataset, cls, **kwargs)
 
     def create_batch(self, b):
+        "Collate the items `b`; with `pad`, a short last batch gets copies of its last item, targets `PAD_TARGET`"
         n = len(b)
-        if not (self.pad and self.bs and 0 < n < self.bs) or getattr(self, '_no_pad', False): return super().create_batch(b)
+        if not (self.pad and self.bs and 0 < n < self.bs) or getattr(self, '_no_pad', False):
+            return super().create_batch(b)
         return _pad_targets(super().create_batch(list(b) + [b[-1]]*(self.bs-n)), slice(n, None), _n_inp(self))
 
     def _one_pass(self):
@@ -326,46 +382,53 @@ class TPUMixin:
 
 class TPUDL(TPUMixin, TfmdDL): "fastai's `TfmdDL` with `TPUMixin`: fixed-shape batches, device prefetch, sharding"
 
-# %% ../nbs/01_data.ipynb #2c39cc5d
+# %% ../nbs/01_data.ipynb #70b4a39a
 def tpu_class(cls):
     "`cls` (a `TfmdDL` class) with `TPUMixin` mixed in"
     if issubclass(cls, TPUMixin): return cls
     if cls is TfmdDL: return TPUDL
     name = f'TPU{cls.__name__}'
-    if name not in globals(): globals()[name] = type(name, (TPUMixin, cls), {'__module__': __name__, '__doc__': f'`{cls.__name__}` with `TPUMixin`'})
+    if name not in globals():
+        doc = f'`{cls.__name__}` with `TPUMixin`'
+        globals()[name] = type(name, (TPUMixin, cls), {'__module__': __name__, '__doc__': doc})
     return globals()[name]
 
+# %% ../nbs/01_data.ipynb #b58d529c
 def tpu_dl(dl, **kwargs):
-    "`dl` (any fastai `TfmdDL`) as a `TPUMixin` loader; `kwargs`: `pad`, `prefetch`, `rank`, `world_size` or any `TfmdDL` argument"
+    "`dl` (any fastai `TfmdDL`) as a `TPUMixin` loader; `kwargs`: `pad`, `prefetch`, `rank`, `world_size`, `TfmdDL`'s"
     return dl.new(cls=tpu_class(type(dl)), **kwargs)
 
-# %% ../nbs/01_data.ipynb #57747966
-def with_loaders(dls:DataLoaders, loaders) -> DataLoaders:
+# %% ../nbs/01_data.ipynb #b6704f0b
+def with_loaders(dls:DataLoaders, # the original
+                 loaders, # the loaders of the copy
+                ) -> DataLoaders:
     "A `DataLoaders` of `dls`'s class with `loaders`, keeping `dls`'s path, device and `scan`"
     res = type(dls)(*loaders, path=dls.path)
     for k in ('_device', 'scan'):
         if hasattr(dls, k): setattr(res, k, getattr(dls, k))
     return res
 
-# %% ../nbs/01_data.ipynb #d938c9f5
+# %% ../nbs/01_data.ipynb #c2964c50
 def static_shapes(dls:DataLoaders,
                   pad:bool=True, # pad the last batch of the validation/test loaders (False: fastai's shapes there)
                  ) -> DataLoaders:
     "A copy of `dls` where every batch has shape `bs`: training drops its last partial batch, the others pad theirs"
     loaders = [tpu_dl(dl, drop_last=i==0, pad=pad and i>0) for i,dl in enumerate(dls.loaders)]
-    if len(loaders[0]) == 0: raise ValueError(f"The training set has {loaders[0].n} items, fewer than bs={loaders[0].bs}: "
-                                              f"no full batch. Pass a batch size of at most {loaders[0].n}.")
+    if len(loaders[0]) == 0:
+        raise ValueError(f"The training set has {loaders[0].n} items, fewer than bs={loaders[0].bs}: "
+                         f"no full batch. Pass a batch size of at most {loaders[0].n}.")
     return with_loaders(dls, loaders)
 
-# %% ../nbs/01_data.ipynb #c237d393
+# %% ../nbs/01_data.ipynb #d71116c1
 def _backend(device):
     "The `Backend` that owns `device`, or None if it is another device of that kind"
     device = torch.device(device)
     b = get_backend(device.type)
     return b if b.device.type == device.type and device.index in (None, b.device.index) else None
 
+# %% ../nbs/01_data.ipynb #a886974b
 def _prefetch(batches, device):
-    "Yield `batches` on `device` through its backend's `prefetch`, keeping fastai types, raising the loader's errors here"
+    "Yield `batches` on `device` through its backend's `prefetch`, keeping fastai types, raising loader errors here"
     b = _backend(device)
     if b is None: yield from (to_device(o, device) for o in batches); return
     stop,errs,typs = [],[],collections.deque()
@@ -384,9 +447,9 @@ def _prefetch(batches, device):
         for _ in it: pass  # let the prefetch threads finish when the loop stops early
     if errs: raise errs[0]
 
-# %% ../nbs/01_data.ipynb #bf786b89
+# %% ../nbs/01_data.ipynb #10c15729
 def _after_batch(dl, b):
-    "`dl.after_batch(b)`, then free what it left in reference cycles, so that the next graph does not depend on when Python's GC runs"
+    "`dl.after_batch(b)`, then free what it left in reference cycles: the next graph must not depend on when GC runs"
     enabled = gc.isenabled(); gc.disable()
     try: b = dl.after_batch(b)
     finally:
@@ -394,6 +457,7 @@ def _after_batch(dl, b):
     gc.collect(0)
     return b
 
+# %% ../nbs/01_data.ipynb #2557e7d1
 @patch
 def __iter__(self:TPUMixin):
     "fastai's `DataLoader.__iter__`, with the host→device copy done ahead by `Backend.prefetch`"
@@ -407,6 +471,7 @@ def __iter__(self:TPUMixin):
     self.after_iter()
     if hasattr(self, 'it'): del(self.it)
 
+# %% ../nbs/01_data.ipynb #87030285
 @patch
 def one_batch(self:TPUMixin):
     "One batch, copied without starting the prefetch threads (`show_batch`, type probes)"
@@ -414,15 +479,17 @@ def one_batch(self:TPUMixin):
     try: return super(TPUMixin, self).one_batch()
     finally: self.prefetch = old
 
-# %% ../nbs/01_data.ipynb #9036c451
+# %% ../nbs/01_data.ipynb #51b8cc11
 def default_workers() -> int:
-    "Worker processes per `DataLoader`: `$TPU_VISION_WORKERS`, else this process's share of the cores less one, at most 8"
+    "Worker processes per `DataLoader`: `$TPU_VISION_WORKERS`, else this process's share of the cores less one, <= 8"
     if os.environ.get('TPU_VISION_WORKERS'): return int(os.environ['TPU_VISION_WORKERS'])
     cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
     return max(0, min(8, cores // int(os.environ.get('LOCAL_WORLD_SIZE') or 1) - 1))
 
-# %% ../nbs/01_data.ipynb #81d2fb46
-def channel_stats(dl, n_batches:int=10) -> tuple:
+# %% ../nbs/01_data.ipynb #6b31255c
+def channel_stats(dl, # a loader of (images, ...) batches
+                  n_batches:int=10, # how many of its first batches to read (None: all)
+                 ) -> tuple:
     "Per-channel mean and standard deviation of the images of the first `n_batches` batches of `dl` (scaled to 0..1)"
     s,s2,n = 0.,0.,0
     for xb,*_ in itertools.islice(dl, n_batches):
@@ -432,7 +499,7 @@ def channel_stats(dl, n_batches:int=10) -> tuple:
     m = s/n
     return m.float().tolist(),(s2/n - m*m).clamp_min(0).sqrt().float().tolist()
 
-# %% ../nbs/01_data.ipynb #238062bc
+# %% ../nbs/01_data.ipynb #5cee56ed
 def _stats(stats, dls):
     if isinstance(stats, str):
         if stats == 'imagenet': return imagenet_stats
@@ -440,11 +507,13 @@ def _stats(stats, dls):
         raise ValueError(f"stats={stats!r}: use 'imagenet', 'data', None, or a (mean, std) pair")
     return stats
 
+# %% ../nbs/01_data.ipynb #f82b7425
 def _device(device):
     "A `torch.device` for `device`: a device (`'cuda:1'`), a backend name (`'xla'`), or None for `get_backend()`'s"
     if isinstance(device, torch.device) or (isinstance(device, str) and ':' in device): return torch.device(device)
     return get_backend(device).device
 
+# %% ../nbs/01_data.ipynb #289b988a
 def image_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
               size:int=224, # side of the (square) images in pixels
               bs:int=128, # batch size, for every loader
@@ -460,7 +529,7 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
               verbose:bool=True, # print the class balance and what was skipped
               cache:bool=False, # decode every image once into a memory-mapped array (`01a_cache`'s `cached_dls`)
              ) -> DataLoaders:
-    "fastai `DataLoaders` for an image folder: checked files, fixed-shape batches, loaded through the device's prefetcher"
+    "fastai `DataLoaders` for an image folder: checked files, fixed-shape batches, loaded by the device's prefetcher"
     if cache:
         from .cache import cached_dls
         return cached_dls(path, size=size, bs=bs, train=train, valid=valid, valid_pct=valid_pct, seed=seed,
@@ -471,30 +540,33 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
     dblock = DataBlock(blocks=(ImageBlock(RGBImage), CategoryBlock(vocab=scan.classes)),
                        get_items=lambda _: scan.items, splitter=lambda _: scan.splits, get_y=scan.labeller,
                        item_tfms=ifnone(item_tfms, Resize(size)), batch_tfms=batch_tfms)
-    dls = dblock.dataloaders(scan.path, path=scan.path, bs=bs, num_workers=ifnone(num_workers, default_workers()), device='cpu')
-    if len(dls.train_ds) < bs: raise ValueError(f"{scan.path} has {len(dls.train_ds)} training images, fewer than bs={bs}: "
-                                                f"pass a batch size of at most {len(dls.train_ds)}.")
+    dls = dblock.dataloaders(scan.path, path=scan.path, bs=bs, num_workers=ifnone(num_workers, default_workers()),
+                             device='cpu')
+    if len(dls.train_ds) < bs: raise ValueError(f"{scan.path} has {len(dls.train_ds)} training images, fewer than "
+                                                f"bs={bs}: pass a batch size of at most {len(dls.train_ds)}.")
     if stats is not None: dls.add_tfms([Normalize.from_stats(*_stats(stats, dls), cuda=False)], 'after_batch')
     dls = static_shapes(dls, pad=False).to(_device(device))
     dls.scan = scan
     if verbose: print(scan.report())
     return dls
 
-# %% ../nbs/01_data.ipynb #d5a096a2
+# %% ../nbs/01_data.ipynb #c835afdd
 def class_balance(dls:DataLoaders) -> pd.DataFrame:
     "Images per class (rows, `dls.vocab`) per split (columns) of `dls`"
     cols = {}
     for name,dl in zip(('train','valid'), dls.loaders[:2]):
         cats = L(dl.dataset.tls[-1]) if hasattr(dl.dataset, 'tls') else L(dl.dataset).itemgot(-1)
         cols[name] = pd.Series(Counter(int(o) for o in cats), dtype=int)
-    return pd.DataFrame(cols).reindex(range(len(dls.vocab)), fill_value=0).fillna(0).astype(int).set_axis(list(dls.vocab))
+    df = pd.DataFrame(cols).reindex(range(len(dls.vocab)), fill_value=0)
+    return df.fillna(0).astype(int).set_axis(list(dls.vocab))
 
-# %% ../nbs/01_data.ipynb #f406acc4
+# %% ../nbs/01_data.ipynb #b36d44e8
 @patch
 def do_item(self:TPUMixin, s):
     res = super(TPUMixin, self).do_item(s)
     return _pad_targets(res, None, _n_inp(self)) if isinstance(s, _PadIdx) and res is not None else res
 
+# %% ../nbs/01_data.ipynb #77046f5c
 @patch
 def get_idxs(self:TPUMixin):
     "This shard's indices for the next epoch (all of them when `world_size` is 1)"
@@ -505,12 +577,13 @@ def get_idxs(self:TPUMixin):
     mine = idxs[self.rank::self.world_size][:self.n]
     return mine + [_PadIdx(mine[-1] if mine else idxs[-1])]*(self.n - len(mine))
 
+# %% ../nbs/01_data.ipynb #287c2f51
 @patch
 def set_epoch(self:TPUMixin, epoch:int):
     "Set the epoch number that seeds the next shuffle (the same on every replica)"
     self.epoch = epoch
 
-# %% ../nbs/01_data.ipynb #f5f894e6
+# %% ../nbs/01_data.ipynb #43b9715c
 def shard(dl, # a `TfmdDL`, or a `DataLoaders` to shard each of its loaders
           rank:int=None, world_size:int=None, # this replica and the number of replicas (default: the backend's)
           seed:int=0, # shared by all replicas: the shuffle of epoch `e` is seeded with `seed` and `e`
@@ -520,5 +593,6 @@ def shard(dl, # a `TfmdDL`, or a `DataLoaders` to shard each of its loaders
         return with_loaders(dl, [shard(o, rank, world_size, seed) for o in dl.loaders])
     b = get_backend(None if dl.device is None else dl.device.type)
     rank,world_size = ifnone(rank, b.rank),ifnone(world_size, b.world_size)
-    if not 0 <= rank < world_size: raise ValueError(f"rank={rank} with world_size={world_size}: rank must be in 0..{world_size-1}")
+    if not 0 <= rank < world_size:
+        raise ValueError(f"rank={rank} with world_size={world_size}: rank must be in 0..{world_size-1}")
     return tpu_dl(dl, rank=rank, world_size=world_size, seed=seed, pad=not dl.drop_last)
