@@ -87,7 +87,7 @@ def _probe(arch):
         return _fix_body(m).eval()
     except Exception: return None
 
-# %% ../nbs/10_cli.ipynb #1aa2393b
+# %% ../nbs/10_cli.ipynb #a8fdf756
 def _size_error(m, size):
     "Why the network `m` fails on `size`x`size` images (a short message), or None if it runs"
     import torch
@@ -95,6 +95,7 @@ def _size_error(m, size):
         with torch.no_grad(): m(torch.zeros(2, 3, size, size, device='meta'))
     except Exception as e: return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
 
+# %% ../nbs/10_cli.ipynb #8212c789
 def _check_size(arch, size):
     "A `UsageError` when `arch` can't take `size`x`size` images, naming the smallest size that works"
     m = _probe(arch)
@@ -148,7 +149,7 @@ def out_lock(out):
         f.seek(0); f.truncate(); f.write(str(os.getpid())); f.flush()
         yield out
 
-# %% ../nbs/10_cli.ipynb #476431ba
+# %% ../nbs/10_cli.ipynb #ff99133b
 def _fmt(v): return v if isinstance(v, str) else f'{v:.4f}' if isinstance(v, float) else str(v)
 
 class EpochLines:
@@ -158,6 +159,7 @@ class EpochLines:
         names,n = self.learn.recorder.metric_names,getattr(self.learn, 'n_epoch', '?')
         print(f'epoch {log[0]+1}/{n}: ' + ', '.join(f'{k} {_fmt(v)}' for k,v in zip(names[1:], log[1:])), flush=True)
 
+# %% ../nbs/10_cli.ipynb #6b12f335
 @contextmanager
 def epoch_lines(learn):
     "Log one plain line per epoch of `learn` while the block runs (with `learn.no_bar()`, else the bars take the log)"
@@ -198,9 +200,9 @@ def _summary(learn) -> dict:
                 devices=par.last['world_size'] if par else 1, compiles_per_epoch=[c['compiles'] for c in cs],
                 to_host_per_epoch=[c['to_host'] for c in cs])
 
-# %% ../nbs/10_cli.ipynb #0a8d0505
+# %% ../nbs/10_cli.ipynb #b340c80b
 def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*), 'sample' or 'fashion-mnist'
-          arch='resnet18', # fastai/torchvision architecture (`resnet18`), timm model name (`convnext_atto`) or `tiny_cnn`
+          arch='resnet18', # fastai/torchvision architecture (`resnet18`), timm model name (`convnext_atto`), `tiny_cnn`
           epochs:int=3, # epochs to train (with `pretrained`: after one epoch with the body frozen)
           bs:int=64, # global batch size, split over the `devices`
           size:int=64, # side of the (square) images in pixels
@@ -229,7 +231,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
         if not res['diverged']: res['export'] = str(out.absolute()/'model.pkl'); learn.export(res['export'])
     return dict(res, wall_seconds=round(time.time()-t0, 1))
 
-# %% ../nbs/10_cli.ipynb #a96c9db8
+# %% ../nbs/10_cli.ipynb #b14b70cf
 def _mtime(p): return p.stat().st_mtime_ns if p.exists() else None
 
 def _left(model, before) -> str:
@@ -238,6 +240,7 @@ def _left(model, before) -> str:
     if _mtime(model) == before: return f'nothing exported; {model} is the earlier model, unchanged'
     return f'{model} was exported'
 
+# %% ../nbs/10_cli.ipynb #84474615
 def _jsonable(r): return {k:None if isinstance(v, float) and not math.isfinite(v) else v for k,v in r.items()}
 
 def _print_summary(r):
@@ -247,11 +250,12 @@ def _print_summary(r):
           f"device→host transfers per epoch {r['to_host_per_epoch']}")
     print(f"exported to {r['export']}")
 
-# %% ../nbs/10_cli.ipynb #2d4a786b
+# %% ../nbs/10_cli.ipynb #20bc8b1d
 def _interrupted(e) -> bool:
     "A Ctrl-C, here or in a replica of a parallel run (which reports it as a `ReplicaError`)?"
     return isinstance(e, KeyboardInterrupt) or (type(e).__name__ == 'ReplicaError' and 'KeyboardInterrupt' in str(e))
 
+# %% ../nbs/10_cli.ipynb #d7b80f79
 def _train(a):
     model = Path(a.out)/'model.pkl'
     before = _mtime(model)
@@ -292,13 +296,14 @@ def _load_pkl(fname):
         with learn.no_bar(): return learn.predict(item)
     return predict
 
-# %% ../nbs/10_cli.ipynb #c38f3f16
+# %% ../nbs/10_cli.ipynb #e773539c
 _MODEL_SUFFIXES = ('.pkl', '.safetensors', '.onnx', '.pt')
 
 def _has(module):
     import importlib.util
     return importlib.util.find_spec(module) is not None
 
+# %% ../nbs/10_cli.ipynb #6730c2a0
 def load_predictor(model) -> callable:
     "`predict(image) -> (label, index, probabilities)` for the model file `model`; a `UsageError` if it is not one"
     p = Path(model)
@@ -326,11 +331,12 @@ def _images(paths) -> list:
         else: out.append((p, None if p.is_file() else 'no such image file or folder'))
     return out
 
-# %% ../nbs/10_cli.ipynb #cffc1886
+# %% ../nbs/10_cli.ipynb #1c9cf56e
 class Prediction(NamedTuple):
     "What `predict` says about one image: its class and probability, or the `error` why there is none"
     image:str; label:str|None=None; prob:float|None=None; error:str|None=None
 
+# %% ../nbs/10_cli.ipynb #5346c140
 def _predict_one(f, fn) -> Prediction:
     "The `Prediction` of predictor `f` for image file `fn`"
     from tpu_vision.data import check_image
@@ -340,7 +346,7 @@ def _predict_one(f, fn) -> Prediction:
     p = probs[idx]
     return Prediction(str(fn), str(label), float(p.max()) if p.numel() else None)
 
-# %% ../nbs/10_cli.ipynb #b702369b
+# %% ../nbs/10_cli.ipynb #7b6930b3
 def predict(model, # a .pkl from `train`, or a .safetensors, .onnx or .int8.pt from `export`
             images, # image files, and folders (every image file under them, sorted)
            ) -> list:
@@ -348,6 +354,7 @@ def predict(model, # a .pkl from `train`, or a .safetensors, .onnx or .int8.pt f
     f = load_predictor(model)
     return [Prediction(str(p), error=err) if err else _predict_one(f, p) for p,err in _images(images)]
 
+# %% ../nbs/10_cli.ipynb #e4cbd90a
 def _predict(a):
     res = predict(a.model, a.images)
     for r in res:
@@ -355,17 +362,19 @@ def _predict(a):
         else: print(f'{r.image}: {r.label} ({r.prob:.3f})' if r.prob is not None else f'{r.image}: {r.label}')
     return 2 if any(r.error for r in res) else 0
 
-# %% ../nbs/10_cli.ipynb #092cb33a
+# %% ../nbs/10_cli.ipynb #c7f21f36
 def _export(a):
     from tpu_vision.export import export_model
     print(export_model(a.model, a.format, out=a.out, calib=a.calib, method=a.method))
 
+# %% ../nbs/10_cli.ipynb #9437e6d8
 def _describe(a):
     from tpu_vision.device import report, describe
     check_device(a.device)
     if a.json: print(json.dumps(report(a.device)))
     else: describe(a.device)
 
+# %% ../nbs/10_cli.ipynb #deb54b3c
 def _diagnose(a):
     from tpu_vision.device import diagnose
     why = diagnose()
@@ -382,11 +391,12 @@ def _sub(sub, name, help, **kwargs):
     return sub.add_parser(name, help=help, description=help, epilog=_EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
-# %% ../nbs/10_cli.ipynb #848d33bf
+# %% ../nbs/10_cli.ipynb #9d16ae97
 def _train_parser(sub):
     t = _sub(sub, 'train', 'train on an image folder and export the model (the main job)')
     t.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
-    t.add_argument('--arch', default='resnet18', help='fastai/torchvision or timm architecture, or tiny_cnn (default resnet18)')
+    t.add_argument('--arch', default='resnet18',
+                   help='fastai/torchvision or timm architecture, or tiny_cnn (default resnet18)')
     t.add_argument('--epochs', type=int, default=3, help='epochs, at least 1 (default 3)')
     t.add_argument('--bs', type=int, default=64, help='global batch size, at least 2 per device (default 64)')
     t.add_argument('--size', type=int, default=64, help='image side in pixels, at least 8 (default 64)')
@@ -403,7 +413,7 @@ def _train_parser(sub):
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 
-# %% ../nbs/10_cli.ipynb #58b71e68
+# %% ../nbs/10_cli.ipynb #899d89b8
 def _predict_parser(sub):
     pr = _sub(sub, 'predict', 'class and probability of images with an exported model')
     pr.description += '\n\n' + _PICKLE_NOTE
@@ -411,6 +421,7 @@ def _predict_parser(sub):
     pr.add_argument('images', nargs='+', help='image files, or folders (every image file under them, sorted)')
     pr.set_defaults(func=_predict)
 
+# %% ../nbs/10_cli.ipynb #0d05f1c3
 def _export_parser(sub):
     ex = _sub(sub, 'export', 'convert an exported model: pkl, safe (safetensors + JSON), onnx, int8')
     ex.add_argument('model'); ex.add_argument('--format', required=True, choices=['pkl', 'safe', 'onnx', 'int8'])
@@ -419,6 +430,7 @@ def _export_parser(sub):
     ex.add_argument('--method', default=None, choices=['static', 'dynamic'])
     ex.set_defaults(func=_export)
 
+# %% ../nbs/10_cli.ipynb #1b30b2d2
 def _tune(a):
     from tpu_vision.tune import run_search
     try: r = run_search(_folder(a.folder), trials=a.trials, epochs=a.epochs, address=a.address, out=a.out,
@@ -427,6 +439,7 @@ def _tune(a):
     if a.json: print(json.dumps(r)); return
     print(f"best {r['metric']} {r['best_metric']:.4f} with {r['best_config']}\nexported to {r['export']}")
 
+# %% ../nbs/10_cli.ipynb #fb2da741
 def _tune_parser(sub):
     tu = _sub(sub, 'tune', 'hyper-parameter search with Ray Tune (08_tune; needs `pip install "tpu-vision[tune]"`)')
     tu.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
@@ -438,6 +451,7 @@ def _tune_parser(sub):
     tu.add_argument('--json', action='store_true', help='print one JSON object')
     tu.set_defaults(func=_tune)
 
+# %% ../nbs/10_cli.ipynb #147eba0f
 def _device_parsers(sub):
     d = _sub(sub, 'describe', 'print the device report')
     d.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default: auto)')
@@ -454,7 +468,7 @@ def parser() -> argparse.ArgumentParser:
     for f in (_train_parser, _predict_parser, _export_parser, _tune_parser, _device_parsers): f(sub)
     return p
 
-# %% ../nbs/10_cli.ipynb #700074d9
+# %% ../nbs/10_cli.ipynb #abb5303f
 def _quiet_interrupt(signum, frame):
     "On SIGINT: raise `KeyboardInterrupt`, and silence the destructors of the objects it leaves half-built"
     sys.unraisablehook = lambda u: None  # the process is ending: a traceback from such a destructor is noise
@@ -466,6 +480,7 @@ def _on_interrupt(handler):
     if handler is None or threading.current_thread() is not threading.main_thread(): return None
     return signal.signal(signal.SIGINT, handler)
 
+# %% ../nbs/10_cli.ipynb #11950831
 def main(argv=None):
     "Entry point of the `tpu-vision` console command"
     a = parser().parse_args(argv)

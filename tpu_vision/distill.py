@@ -22,21 +22,23 @@ from .learner import *
 # %% auto #0
 __all__ = ['distill_loss', 'make_model', 'DistillationCallback', 'DistillLearner']
 
-# %% ../nbs/05_distill.ipynb #7989229a
+# %% ../nbs/05_distill.ipynb #7e25b88c
 def distill_loss(s:torch.Tensor, # student logits, `(bs, n_classes)`
                  t:torch.Tensor, # teacher logits, same shape
-                 temperature:float=3.0) -> torch.Tensor:
-    "`temperature`² · KL(softmax(`t`/T) ‖ softmax(`s`/T)), averaged over the batch (timm's `LogitDistillationTask` loss), in float32"
+                 temperature:float=3.0, # softmax temperature T
+                ) -> torch.Tensor:
+    "`temperature`² · KL(softmax(`t`/T) ‖ softmax(`s`/T)), batch mean (timm's `LogitDistillationTask` loss), in float32"
     T = temperature
     ls,lt = F.log_softmax(s.float()/T, -1),F.log_softmax(t.float()/T, -1)
-    return (lt.exp()*(lt-ls)).sum(-1).mean()*T*T   # F.kl_div(ls, lt, reduction='batchmean', log_target=True), written out
+    return (lt.exp()*(lt-ls)).sum(-1).mean()*T*T   # F.kl_div(ls, lt, reduction='batchmean', log_target=True)
 
-# %% ../nbs/05_distill.ipynb #ccad9f70
+# %% ../nbs/05_distill.ipynb #64cffa24
 def make_model(arch, # a module; a timm model name; or a fastai/torchvision architecture function (e.g. `resnet18`)
                n_out:int, # number of outputs (classes)
                pretrained:bool=False, # download pretrained weights (timm / torchvision)
-               **kwargs) -> nn.Module:
-    "`arch` as a model with `n_out` outputs: a module as is, a name through timm's `create_model`, a function through fastai's `create_vision_model`"
+               **kwargs, # passed to `create_model` or `create_vision_model`
+              ) -> nn.Module:
+    "`arch` as a model with `n_out` outputs: a module as is, a name by timm's `create_model`, a function by fastai's"
     if isinstance(arch, nn.Module): return arch
     if isinstance(arch, str):
         import timm
@@ -46,18 +48,20 @@ def make_model(arch, # a module; a timm model name; or a fastai/torchvision arch
         return create_vision_model(arch, n_out, pretrained=pretrained, **kwargs)
     raise TypeError(f"make_model: arch={arch!r} is not a module, a timm model name or an architecture function")
 
-# %% ../nbs/05_distill.ipynb #b9932862
+# %% ../nbs/05_distill.ipynb #66a101b9
 def _modules_of(f) -> list:
-    "The `nn.Module`s that callable `f` uses: itself, a bound method's object, a `partial`'s arguments, its closure and globals"
+    "The `nn.Module`s callable `f` uses: itself, a bound method's object, a `partial`'s arguments, closure and globals"
     if isinstance(f, nn.Module): return [f]
     if isinstance(getattr(f, '__self__', None), nn.Module): return [f.__self__]
     if isinstance(f, functools.partial):
-        return [m for o in (f.func, *f.args, *f.keywords.values()) for m in (_modules_of(o) if callable(o) or isinstance(o, nn.Module) else [])]
+        return [m for o in (f.func, *f.args, *f.keywords.values())
+                for m in (_modules_of(o) if callable(o) or isinstance(o, nn.Module) else [])]
     try: cv = inspect.getclosurevars(f)
     except TypeError: return []
     vals = [*cv.nonlocals.values(), *cv.globals.values()]
     return list({id(m):m for m in vals if isinstance(m, nn.Module)}.values())
 
+# %% ../nbs/05_distill.ipynb #a0d4e755
 def _device_of(m):
     "The device of `m`'s first parameter or buffer (None for a module without any)"
     t = next(iter([*m.parameters(), *m.buffers()]), None)
@@ -66,46 +70,53 @@ def _device_of(m):
 def _classes(dls):
     "`dls.c`, the number of classes, needed to build a model from a name"
     try: return dls.c
-    except AttributeError: raise ValueError("The number of classes of these DataLoaders is unknown (no `dls.c`), so a model cannot be built "
-                                            "from a name: build it and pass the module, or set `dls.c`") from None
+    except AttributeError:
+        raise ValueError("The number of classes of these DataLoaders is unknown (no `dls.c`), so a model cannot be "
+                         "built from a name: build it and pass the module, or set `dls.c`") from None
 
+# %% ../nbs/05_distill.ipynb #55164dda
 def _random_tfms(dl) -> list:
     "Names of the random transforms (augmentation) of training loader `dl`; fastai's `Resize` is not counted"
     fs = [f for nm in ('after_item', 'before_batch', 'after_batch') for f in getattr(getattr(dl, nm, None), 'fs', [])]
     return [type(f).__name__ for f in fs if isinstance(f, RandTransform) and not isinstance(f, Resize)]
 
-# %% ../nbs/05_distill.ipynb #b5fdc233
+# %% ../nbs/05_distill.ipynb #fe6755a5
 class DistillationCallback(Callback):
-    "Train the Learner's model on `alpha`·`distill_loss`(student, teacher) + (1-`alpha`)·its own loss; the teacher runs in eval mode, without gradients, in the same step"
-    order,run_valid = MixedPrecision.order-5,False   # inside autocast; before AccumulateGradients (order 6) scales the loss
-    def __init__(self, teacher=None, # the teacher: a module, or a name / architecture for `make_model` (with `teacher_kwargs`)
+    "Train on `alpha`·`distill_loss`(student, teacher) + (1-`alpha`)·the Learner's loss; teacher in eval mode, no grad"
+    order,run_valid = MixedPrecision.order-5,False   # inside autocast; before AccumulateGradients (6) scales the loss
+    def __init__(self, teacher=None, # the teacher: a module, or a name / architecture for `make_model`
                  teacher_func=None, # or a function `teacher_func(*xb) -> logits`
                  alpha:float=0.5, # weight of the distillation loss; 1-alpha is the weight of the Learner's own loss
                  temperature:float=3.0, # softmax temperature T of `distill_loss`
-                 cache:bool=False, # compute the teacher's logits for the training set once and reuse them (no augmentation only)
+                 cache:bool=False, # compute the teacher's logits on the training set once (no augmentation only)
                  teacher_kwargs:dict|None=None): # passed to `make_model` when `teacher` is a name
         if (teacher is None) == (teacher_func is None):
-            raise ValueError("DistillationCallback: pass exactly one of `teacher` (a module or a model name) and `teacher_func` (a function of the inputs)")
+            raise ValueError("DistillationCallback: pass exactly one of `teacher` (a module or a model name) and "
+                             "`teacher_func` (a function of the inputs)")
         if not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
-            raise ValueError(f"DistillationCallback: alpha={alpha!r} must be a number in [0, 1]: the weight of the distillation loss "
-                             "(0: the labels only, 1: the teacher only; 0.5 is usual)")
+            raise ValueError(f"DistillationCallback: alpha={alpha!r} must be a number in [0, 1]: the weight of the "
+                             "distillation loss (0: the labels only, 1: the teacher only; 0.5 is usual)")
         if not isinstance(temperature, (int, float)) or not temperature > 0:
-            raise ValueError(f"DistillationCallback: temperature={temperature!r} must be a number > 0 (1: the teacher's probabilities "
-                             "as they are; 2-4 soften them and are usual)")
+            raise ValueError(f"DistillationCallback: temperature={temperature!r} must be a number > 0 (1: the "
+                             "teacher's probabilities as they are; 2-4 soften them and are usual)")
         store_attr()
         self.logits,self._key = None,None
-    @property
-    def teacher_modules(self) -> list:
-        "The teacher's modules: `teacher`, or those `teacher_func` refers to"
-        if self.teacher is not None and not isinstance(self.teacher, nn.Module): return []   # a name, built in `before_fit`
-        return [self.teacher] if self.teacher is not None else _modules_of(self.teacher_func)
-    def to(self, device):
-        "Move the teacher's modules and the cached logits to `device`"
-        for m in self.teacher_modules: m.to(device)
-        if self.logits is not None: self.logits = self.logits.to(device)
-        return self
 
-# %% ../nbs/05_distill.ipynb #576fac29
+# %% ../nbs/05_distill.ipynb #098b5b68
+@patch(as_prop=True)
+def teacher_modules(self:DistillationCallback) -> list:
+    "The teacher's modules: `teacher`, or those `teacher_func` refers to"
+    if self.teacher is not None and not isinstance(self.teacher, nn.Module): return []   # a name: see `before_fit`
+    return [self.teacher] if self.teacher is not None else _modules_of(self.teacher_func)
+
+@patch
+def to(self:DistillationCallback, device):
+    "Move the teacher's modules and the cached logits to `device`"
+    for m in self.teacher_modules: m.to(device)
+    if self.logits is not None: self.logits = self.logits.to(device)
+    return self
+
+# %% ../nbs/05_distill.ipynb #336b76c9
 def _student_device(learn):
     d = _device_of(learn.model)
     return d if d is not None else getattr(tpu_backend(learn), 'device', torch.device('cpu'))
@@ -113,14 +124,17 @@ def _student_device(learn):
 def _where(d): return 'the CPU' if d.type == 'cpu' else str(d)
 
 def _device_error(what, got, want):
-    return ValueError(f"DistillationCallback: {what} is on {_where(got)} but the student is on {_where(want)}; the teacher must run on "
-                      f"the student's device, in the same step. Move it (`teacher.to(learn.model's device)`), or use `DistillLearner`, "
-                      "whose `to_tpu()`/`to_cpu()` move the teacher with the student.")
+    return ValueError(f"DistillationCallback: {what} is on {_where(got)} but the student is on {_where(want)}; the "
+                      f"teacher must run on the student's device, in the same step. Move it (`teacher.to(learn.model's "
+                      "device)`), or use `DistillLearner`, whose `to_tpu()`/`to_cpu()` move the teacher with the "
+                      "student.")
 
+# %% ../nbs/05_distill.ipynb #5d2c65fb
 @patch
 def before_fit(self:DistillationCallback):
     if self.teacher is not None and not isinstance(self.teacher, nn.Module):
-        self.teacher = make_model(self.teacher, _classes(self.learn.dls), **(self.teacher_kwargs or {})).to(_student_device(self.learn))
+        t = make_model(self.teacher, _classes(self.learn.dls), **(self.teacher_kwargs or {}))
+        self.teacher = t.to(_student_device(self.learn))
     self._func = self.teacher if self.teacher is not None else self.teacher_func
     dev = _student_device(self.learn)
     for m in self.teacher_modules:
@@ -128,12 +142,13 @@ def before_fit(self:DistillationCallback):
         d = _device_of(m)
         if d is not None and d != dev: raise _device_error(f"the teacher ({type(m).__name__})", d, dev)
 
+# %% ../nbs/05_distill.ipynb #252151cc
 @patch
 def before_train(self:DistillationCallback):
     for m in self.teacher_modules: m.eval()   # in case something put it back in training mode
     if self.cache: self._check_cache()         # here, after `MixedPrecision.before_fit` has made its autocast
 
-# %% ../nbs/05_distill.ipynb #3276d436
+# %% ../nbs/05_distill.ipynb #de52c898
 def _n_out(o): return o.shape[-1] if o.ndim else 1
 
 @patch
@@ -142,24 +157,28 @@ def _teacher_logits(self:DistillationCallback):
     if self.cache: return self._cached()
     with torch.no_grad(): return self._func(*self.xb)
 
+# %% ../nbs/05_distill.ipynb #55c0a992
 @patch
 def after_pred(self:DistillationCallback):
     t,s = self._teacher_logits(),self.pred
-    if not isinstance(t, torch.Tensor): raise TypeError(f"DistillationCallback: the teacher returned a {type(t).__name__}, not a tensor of logits")
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"DistillationCallback: the teacher returned a {type(t).__name__}, not a tensor of logits")
     if t.device != s.device: raise _device_error("the teacher's output", t.device, s.device)
     if t.shape != s.shape:
-        raise ValueError(f"DistillationCallback: the teacher gives {_n_out(t)} outputs per item (shape {tuple(t.shape)}) and the student "
-                         f"{_n_out(s)} (shape {tuple(s.shape)}); they must predict the same classes in the same order. Give the teacher "
-                         "the student's classes (e.g. train it on the same `dls`) or the student the teacher's.")
+        raise ValueError(f"DistillationCallback: the teacher gives {_n_out(t)} outputs per item (shape "
+                         f"{tuple(t.shape)}) and the student {_n_out(s)} (shape {tuple(s.shape)}); they must predict "
+                         "the same classes in the same order. Give the teacher the student's classes (e.g. train it on "
+                         "the same `dls`) or the student the teacher's.")
     self.t = t.detach()
 
+# %% ../nbs/05_distill.ipynb #7e07309a
 @patch
 def after_loss(self:DistillationCallback):
     self.kd_loss = distill_loss(self.pred, self.t, self.temperature)
     self.learn.loss_grad = self.alpha*self.kd_loss + (1-self.alpha)*self.learn.loss_grad
     self.learn.loss = self.learn.loss_grad.detach()
 
-# %% ../nbs/05_distill.ipynb #b31621d1
+# %% ../nbs/05_distill.ipynb #2bab4e94
 class DistillLearner(Learner):
     "A `Learner` training `student` by distillation from `teacher` (or `teacher_func`) with `DistillationCallback`"
     def __init__(self, dls, student, # the student: a module, or a name / architecture for `make_model`
@@ -170,7 +189,7 @@ class DistillLearner(Learner):
                  **kwargs): # passed to `Learner`
         cb = DistillationCallback(teacher, teacher_func, alpha, temperature, cache, teacher_kwargs)
         if not isinstance(student, nn.Module): student = make_model(student, _classes(dls), **(student_kwargs or {}))
-        if teacher is not None and not isinstance(teacher, nn.Module):   # a teacher built from a name starts where the student is
+        if teacher is not None and not isinstance(teacher, nn.Module):   # built from a name: where the student is
             cb.teacher = make_model(teacher, _classes(dls), **(teacher_kwargs or {})).to(_device_of(student) or 'cpu')
         super().__init__(dls, student, **kwargs)
         self.add_cb(cb)
@@ -181,17 +200,19 @@ class DistillLearner(Learner):
         "`Learner.to_cpu`, and the teacher moved to the CPU"
         super().to_cpu(); self.distillation.to('cpu'); return self
 
-# %% ../nbs/05_distill.ipynb #1f1a862b
+# %% ../nbs/05_distill.ipynb #e94356e7
 @patch
 def _check_cache(self:DistillationCallback):
     "Refuse a cache on augmented data; (re)compute the logits when the training set is new"
     dl = self.learn.dls.train
     rnd = _random_tfms(dl)
-    if rnd: raise ValueError(f"DistillationCallback(cache=True): the training data is augmented ({', '.join(rnd)}), so the images change "
-                             "every epoch and logits computed once would belong to other images. Pass cache=False, or train without augmentation.")
+    if rnd: raise ValueError(f"DistillationCallback(cache=True): the training data is augmented ({', '.join(rnd)}), so "
+                             "the images change every epoch and logits computed once would belong to other images. "
+                             "Pass cache=False, or train without augmentation.")
     key = (id(dl.dataset), getattr(dl, 'n', None))
     if self.logits is None or self._key != key: self.logits,self._key = self._teacher_pass(dl),key
 
+# %% ../nbs/05_distill.ipynb #3b49b707
 @patch
 def _teacher_pass(self:DistillationCallback, dl):
     "The teacher's logits for every item of `dl`'s dataset, in order, on the device"
@@ -207,6 +228,7 @@ def _teacher_pass(self:DistillationCallback, dl):
             b.sync()
     return torch.cat(outs)[:len(dl.dataset)]
 
+# %% ../nbs/05_distill.ipynb #28abe74d
 @patch
 def _cached(self:DistillationCallback):
     "This batch's rows of the cached logits, found by the indices of its items"
@@ -214,5 +236,6 @@ def _cached(self:DistillationCallback):
     idxs = getattr(dl, '_DataLoader__idxs', None)
     sel = None if idxs is None else idxs[i*dl.bs:(i+1)*dl.bs]
     if sel is None or len(sel) != self.xb[0].shape[0]:
-        raise RuntimeError("DistillationCallback(cache=True) cannot tell which items are in this batch (it needs a fastai `DataLoader`): pass cache=False")
+        raise RuntimeError("DistillationCallback(cache=True) cannot tell which items are in this batch (it needs a "
+                           "fastai `DataLoader`): pass cache=False")
     return self.logits[torch.tensor([int(o) for o in sel], device=self.logits.device)]

@@ -32,7 +32,7 @@ __all__ = ['FORMATS', 'register_arch', 'arch_spec', 'build_model', 'portable_dls
            'cpu_model', 'save_safe', 'load_safe', 'save_onnx', 'load_onnx', 'quantize_dynamic', 'quantize_static',
            'save_int8', 'load_int8', 'export_model']
 
-# %% ../nbs/06_export.ipynb #711c301a
+# %% ../nbs/06_export.ipynb #7c87e5fd
 _ARCHS = {}
 
 def _call_args(f, args, kwargs):
@@ -43,12 +43,14 @@ def _call_args(f, args, kwargs):
         kind = ba.signature.parameters[k].kind
         if kind == inspect.Parameter.VAR_KEYWORD: res.update(v)
         elif kind == inspect.Parameter.VAR_POSITIONAL:
-            if v: raise ValueError(f"register_arch: {f.__name__}(*{k}) cannot be recorded; pass those arguments by name")
+            if v: raise ValueError(f"register_arch: {f.__name__}(*{k}) cannot be recorded; pass those arguments "
+                                   "by name")
         else: res[k] = v
     return res
 
+# %% ../nbs/06_export.ipynb #92082eb6
 def register_arch(f):
-    "Register model builder `f` by name; the models it returns record that name and their arguments, so they can be rebuilt"
+    "Register model builder `f` by name; the models it returns record that name and their arguments, to be rebuilt"
     @functools.wraps(f)
     def _inner(*args, **kwargs):
         m = f(*args, **kwargs)
@@ -57,15 +59,18 @@ def register_arch(f):
     _ARCHS[f.__name__] = _inner
     return _inner
 
-# %% ../nbs/06_export.ipynb #bc369a23
-_NO_ARCH = ("Can't tell how the model was built: build it with a function decorated with `register_arch`, or with `vision_learner` "
-            "and a torchvision or timm architecture, or pass `arch=dict(name=..., source=..., kwargs=...)`")
+# %% ../nbs/06_export.ipynb #2df96978
+_NO_ARCH = ("Can't tell how the model was built: build it with a function decorated with `register_arch`, or with "
+            "`vision_learner` and a torchvision or timm architecture, or pass "
+            "`arch=dict(name=..., source=..., kwargs=...)`")
 
 def _jsonable(spec):
     try: json.dumps(spec)
-    except TypeError as e: raise ValueError(f"Architecture {spec['name']!r}: its arguments {spec['kwargs']} must be JSON values (numbers, strings, lists, dicts): {e}") from None
+    except TypeError as e: raise ValueError(f"Architecture {spec['name']!r}: its arguments {spec['kwargs']} must be "
+                                            f"JSON values (numbers, strings, lists, dicts): {e}") from None
     return spec
 
+# %% ../nbs/06_export.ipynb #e35cce36
 def arch_spec(learn) -> dict:
     "How `learn.model` was built, as `{'name','source','kwargs'}`: from `register_arch`, or `vision_learner`'s `arch`"
     m,arch = get_model(learn.model),getattr(learn, 'arch', None)
@@ -76,25 +81,28 @@ def arch_spec(learn) -> dict:
         return _jsonable(dict(name=arch.__name__, source='torchvision', kwargs=kw))
     raise ValueError(_NO_ARCH)
 
-# %% ../nbs/06_export.ipynb #f1d9f75b
-_VISION_ARGS = {'n_out', 'n_in', 'cut', 'concat_pool', 'pool', 'lin_ftrs', 'ps', 'first_bn', 'bn_final', 'lin_first', 'y_range'}
+# %% ../nbs/06_export.ipynb #0c5d7f83
+_VISION_ARGS = {'n_out', 'n_in', 'cut', 'concat_pool', 'pool', 'lin_ftrs', 'ps', 'first_bn', 'bn_final', 'lin_first',
+                'y_range'}
 
 def build_model(spec:dict) -> nn.Module:
     "A new, untrained model (no download) from an architecture `spec` made by `arch_spec`"
     src,name,kw = spec.get('source'),spec.get('name'),dict(spec.get('kwargs') or {})
     if src == 'registered':
-        if name not in _ARCHS: raise KeyError(f"Architecture {name!r} is not registered in this process: import the module "
-                                              f"that defines `{name}` (decorated with `register_arch`) before loading")
+        if name not in _ARCHS: raise KeyError(f"Architecture {name!r} is not registered in this process: import the "
+                                              f"module that defines `{name}` (decorated with `register_arch`) before "
+                                              "loading")
         return _ARCHS[name](**kw)
     if src in ('torchvision', 'timm') and set(kw) - _VISION_ARGS:
-        raise ValueError(f"Architecture {name!r}: arguments {sorted(set(kw) - _VISION_ARGS)} are not allowed; a {src} architecture takes {sorted(_VISION_ARGS)}")
+        raise ValueError(f"Architecture {name!r}: arguments {sorted(set(kw) - _VISION_ARGS)} are not allowed; a {src} "
+                         f"architecture takes {sorted(_VISION_ARGS)}")
     if src == 'torchvision':
         import torchvision
         return create_vision_model(torchvision.models.get_model_builder(name), pretrained=False, **kw)
     if src == 'timm': return create_timm_model(name, pretrained=False, **kw)[0]
     raise ValueError(f"Architecture source {src!r} of {name!r}: expected 'registered', 'torchvision' or 'timm'")
 
-# %% ../nbs/06_export.ipynb #bb1c1801
+# %% ../nbs/06_export.ipynb #b7bc6b81
 _RUNTIME = (type(threading.Lock()), type(threading.RLock()), threading.Thread, threading.Event, threading.Condition,
             queue.Queue, types.GeneratorType, concurrent.futures.Future)
 
@@ -102,8 +110,9 @@ def _runtime_only(o):
     "Is `o` state of a running process (a lock, thread, queue, generator, CUDA stream or event) that no file can hold?"
     return isinstance(o, _RUNTIME) or type(o).__module__.startswith(('torch.cuda', 'torch._C._cuda'))
 
+# %% ../nbs/06_export.ipynb #1282074e
 class _CPUPickle:
-    "`pm` with a `Pickler` that writes device tensors as CPU tensors and running-process state (`_runtime_only`) as None"
+    "`pm` with a `Pickler` writing device tensors as CPU tensors and running-process state (`_runtime_only`) as None"
     def __init__(self, pm):
         self.pm,self.__name__ = pm,pm.__name__
         class Pickler(pm.Pickler):
@@ -118,7 +127,7 @@ class _CPUPickle:
         self.Pickler = Pickler
     def __getattr__(self, k): return getattr(self.pm, k)
 
-# %% ../nbs/06_export.ipynb #13e54957
+# %% ../nbs/06_export.ipynb #6ec96dd9
 def _importable(cls):
     "Can pickle find class `cls` by its module and name?"
     o = sys.modules.get(cls.__module__)
@@ -133,10 +142,12 @@ def _plain_class(o):
 
 def _eval_pipe(pipe):
     "`pipe` without tpu_vision's training-only transforms (they never run at inference)"
-    return Pipeline([t for t in pipe.fs if not (_ours(t) and getattr(t, 'split_idx', None) == 0)], split_idx=pipe.split_idx)
+    return Pipeline([t for t in pipe.fs if not (_ours(t) and getattr(t, 'split_idx', None) == 0)],
+                    split_idx=pipe.split_idx)
 
+# %% ../nbs/06_export.ipynb #e24a6341
 def portable_dls(dls):
-    "Empty `DataLoaders` like `dls`, of fastai's own classes, without tpu_vision's training-only transforms: what `export` pickles"
+    "Empty `DataLoaders` like `dls`, of fastai's classes, without tpu_vision's training-only transforms (for `export`)"
     loaders = []
     for dl in dls.loaders:
         dl = dl.new(dl.dataset.new_empty(), cls=_plain_class(dl))
@@ -145,9 +156,9 @@ def portable_dls(dls):
         loaders.append(dl)
     return _plain_class(dls)(*loaders, path=dls.path)
 
-# %% ../nbs/06_export.ipynb #c5e8c3eb
+# %% ../nbs/06_export.ipynb #e5a2ac0a
 def _portable(learn):
-    "A copy of `learn` for `export`: no optimizer, empty fastai `DataLoaders`, fastai's callbacks and metrics, no backend"
+    "A copy of `learn` for `export`: no optimizer, empty fastai `DataLoaders`, fastai's callbacks, metrics; no backend"
     res = copy.copy(learn)
     for cb in learn.cbs.filter(_ours): res.__dict__.pop(cb.name, None)
     for k in ('backend', 'counters', 'refresh', 'loss_grad', 'smooth_loss'): res.__dict__.pop(k, None)
@@ -164,6 +175,7 @@ def _portable(learn):
 
 def _is_master(learn): return not rank_distrib() and getattr(tpu_backend(learn), 'is_master', True)
 
+# %% ../nbs/06_export.ipynb #9c432b20
 @contextlib.contextmanager
 def _by_value(pm):
     "While pickling with `pm`, tpu_vision's classes and functions go into the file by value (if `pm` is cloudpickle)"
@@ -173,10 +185,15 @@ def _by_value(pm):
     try: yield
     finally: pm.unregister_pickle_by_value(tpu_vision)
 
+# %% ../nbs/06_export.ipynb #af9691e2
 _EXPORTING = threading.Lock()   # the by-value registry and the warning filters are global: one export at a time
 
 @patch
-def export(self:Learner, fname='export.pkl', pickle_module=cloudpickle, pickle_protocol=2):
+def export(self:Learner,
+           fname='export.pkl', # in `learn.path`
+           pickle_module=cloudpickle, # fastai's default; with `pickle`, tpu_vision's classes are names to import
+           pickle_protocol=2, # passed to `torch.save`
+          ):
     "fastai's `export` from any device: a CPU copy for inference, loading without torch_xla or tpu_vision, atomically"
     if not _is_master(self): return
     res,pm = _portable(self),_CPUPickle(pickle_module)
@@ -185,7 +202,7 @@ def export(self:Learner, fname='export.pkl', pickle_module=cloudpickle, pickle_p
         warnings.simplefilter('ignore')
         return atomic_write(self.path/fname, write)
 
-# %% ../nbs/06_export.ipynb #00bf23ae
+# %% ../nbs/06_export.ipynb #a60d5e2f
 def _eval_tfms(pipe): return [t for t in pipe.fs if getattr(t, 'split_idx', None) != 0]
 
 def _activation(loss_func):
@@ -196,6 +213,7 @@ def _activation(loss_func):
         if torch.allclose(torch.as_tensor(act(x)).float(), f(x)): return name
     return 'none'
 
+# %% ../nbs/06_export.ipynb #3ad19072
 def _image_mode(dl):
     "'L' for a grayscale image input (`PILImageBW`), else 'RGB'"
     types = [t for v in getattr(dl, '_types', {}).values() for t in (v if isinstance(v, (list, tuple)) else [v])]
@@ -209,12 +227,14 @@ def _opener(dl):
         if isinstance(c, type) and (c.__module__, c.__qualname__) == ('tpu_vision.data', 'RGBImage'): return 'rgb'
     return 'pil'
 
+# %% ../nbs/06_export.ipynb #e1b79223
 def _versions():
     from tpu_vision import __version__
     def v(p):
         try: return importlib.metadata.version(p)
         except importlib.metadata.PackageNotFoundError: return None
-    return dict(python=platform.python_version(), tpu_vision=__version__, **{p: v(p) for p in ('torch', 'torchvision', 'timm', 'fastai')})
+    return dict(python=platform.python_version(), tpu_vision=__version__,
+                **{p: v(p) for p in ('torch', 'torchvision', 'timm', 'fastai')})
 
 # %% ../nbs/06_export.ipynb #6f7b9ebd
 _RESIZE_DOC = dict(crop='centre-crop the largest region with the aspect ratio of `size`, then resize it to `size`',
@@ -230,7 +250,7 @@ def _describe(t):
     x = math.ceil(max(w, h)*t.val_xtra/8)*8   # `RandomResizedCrop`
     return dict(size=[h+x, w+x], method='squish', pad_mode='zeros', resample=rs), (dict(size=[h, w]) if x else None)
 
-# %% ../nbs/06_export.ipynb #0c5fad3d
+# %% ../nbs/06_export.ipynb #8965a868
 _CANT = ("the manifest describes fastai's `Resize` and `RandomResizedCrop` only, and an export must feed the model "
          "what the Learner does. Train with `item_tfms=Resize(size)` (or `RandomResizedCrop(size)`), or share the "
          "`.pkl` (`learn.export()`)")
@@ -238,6 +258,7 @@ _CANT = ("the manifest describes fastai's `Resize` and `RandomResizedCrop` only,
 def _hw(size): return [size, size] if isinstance(size, int) else [int(v) for v in size]
 def _resizes(t): return isinstance(t, (Resize, RandomResizedCrop)) or getattr(t, 'size', None) is not None
 
+# %% ../nbs/06_export.ipynb #1580c68c
 def _resize_steps(tfms, size=None):
     "The manifest's `(resize, crop)` for validation transforms `tfms`; `size` (side or (height, width)) if none resizes"
     known = [t for t in tfms if type(t) in (Resize, RandomResizedCrop)]
@@ -255,7 +276,7 @@ def _resize_steps(tfms, size=None):
                          f"model {hw[0]}x{hw[1]} images (height x width). Leave `size` out: the manifest describes it")
     return rs,crop
 
-# %% ../nbs/06_export.ipynb #b30a6467
+# %% ../nbs/06_export.ipynb #a3518048
 def _open(o, man):
     "Image file, array or PIL image `o`, opened as manifest `man` says"
     if man['input'].get('open') == 'rgb': return RGBImage.create(o)
@@ -271,6 +292,7 @@ def _resized(im, pp):
     t,l = (H-h)//2,(W-w)//2
     return im.crop((l, t, l+w, t+h))
 
+# %% ../nbs/06_export.ipynb #107fee91
 def _preprocess(items, man) -> torch.Tensor:
     "A float32 NCHW batch from image files, arrays or PIL images, preprocessed as manifest `man` says"
     pp,xs = man['preprocess'],[]
@@ -335,12 +357,12 @@ def _steps(mode, op, pp, h, w):
             f"HWC uint8 -> CHW float32, divided by {pp['div']:g}", "subtract `mean` and divide by `std`, per channel",
             "stack into an NCHW batch"]
 
-# %% ../nbs/06_export.ipynb #859f1b96
+# %% ../nbs/06_export.ipynb #a3e222bb
 def manifest(learn,
              arch:dict|None=None, # how to rebuild the model (default: `arch_spec(learn)`, None if unknown)
              size=None, # input side or (height, width), only when the validation transforms don't resize
             ) -> dict:
-    "Everything needed to rebuild `learn.model` and feed it: classes, input, preprocessing, output, architecture, versions"
+    "All it takes to rebuild `learn.model` and feed it: classes, input, preprocessing, output, architecture, versions"
     dls = learn.dls
     dl = dls.loaders[1] if len(dls.loaders) > 1 else dls.loaders[0]
     tfms = _eval_tfms(dl.after_item) + _eval_tfms(dl.after_batch)
@@ -393,8 +415,10 @@ def _check_fields(man, src):
     if not isinstance(v := _get(man, 'vocab', src), list) or not v: raise _bad(src, 'vocab', f"is {v!r}, not a list")
     if not _nums_ok([d := _get(man, 'preprocess.div', src)]) or d <= 0: raise _bad(src, 'preprocess.div', f"is {d!r}")
 
-# %% ../nbs/06_export.ipynb #3eef9b66
-def check_manifest(man:dict, src='the manifest') -> dict:
+# %% ../nbs/06_export.ipynb #5ca9d721
+def check_manifest(man:dict, # a manifest, as `manifest` makes it
+                   src='the manifest', # where it came from, for the error message (a file name)
+                  ) -> dict:
     "`man` if `Predictor` can follow it, else a `ValueError` naming the field and `src` (the file it came from)"
     _check_fields(man, src)
     shape,pp,mode = _get(man, 'input.shape', src),man['preprocess'],man['input']['mode']
@@ -415,10 +439,12 @@ def check_manifest(man:dict, src='the manifest') -> dict:
     if not all(pp['std']): raise _bad(src, 'preprocess.std', f"is {pp['std']}: a zero divides by zero")
     return man
 
-# %% ../nbs/06_export.ipynb #2ddd1e52
+# %% ../nbs/06_export.ipynb #6394413e
 class Predictor:
     "Predict with exported `model` and its `manifest` as `Learner.predict` does, from image files, arrays or PIL images"
-    def __init__(self, model, manifest:dict, src='the manifest'):
+    def __init__(self, model, # a function of a float32 NCHW batch: a module, an ONNX session, a TorchScript model
+                 manifest:dict, # its manifest (`check_manifest` checks it)
+                 src='the manifest'): # where the manifest came from, for error messages
         if isinstance(model, nn.Module): model.eval()
         self.model,self.manifest = model,check_manifest(manifest, src)
     @property
@@ -430,23 +456,34 @@ class Predictor:
         "The model's raw output for a preprocessed batch `x`"
         with torch.no_grad(): return self.model(x)
     def activation(self, out):
+        "The manifest's output activation (softmax, sigmoid or none) applied to the model's raw output `out`"
         act = self.manifest['output']['activation']
         return out.softmax(-1) if act == 'softmax' else out.sigmoid() if act == 'sigmoid' else out
-    def get_preds(self, items, bs:int=64) -> torch.Tensor:
-        "Probabilities (after the output activation) for `items`, computed `bs` at a time"
-        items = list(items)
-        return torch.cat([self.activation(self(self.preprocess(items[i:i+bs]))) for i in range(0, len(items), bs)])
-    def predict(self, item):
-        "`(label, index, probabilities)` for one image, as `Learner.predict`; for a sigmoid output, the labels over `thresh`"
-        p = self.get_preds([item])[0]
-        if self.manifest['output']['activation'] == 'sigmoid':
-            m = p > ifnone(self.manifest['output']['thresh'], 0.5)
-            return [v for v,k in zip(self.vocab, m) if k], m, p
-        i = int(p.argmax())
-        return self.vocab[i], i, p
-    def __repr__(self): return f"Predictor({type(self.model).__name__}, {len(self.vocab)} classes, input {self.manifest['input']['shape']})"
+    def __repr__(self):
+        shape = self.manifest['input']['shape']
+        return f"Predictor({type(self.model).__name__}, {len(self.vocab)} classes, input {shape})"
 
-# %% ../nbs/06_export.ipynb #53e3fcc8
+# %% ../nbs/06_export.ipynb #75d79de2
+@patch
+def get_preds(self:Predictor,
+              items, # image files, arrays or PIL images
+              bs:int=64, # batch size
+             ) -> torch.Tensor:
+    "Probabilities (after the output activation) for `items`, computed `bs` at a time"
+    items = list(items)
+    return torch.cat([self.activation(self(self.preprocess(items[i:i+bs]))) for i in range(0, len(items), bs)])
+
+@patch
+def predict(self:Predictor, item):
+    "`(label, index, probabilities)` of one image, as `Learner.predict`; a sigmoid output: the labels over `thresh`"
+    p = self.get_preds([item])[0]
+    if self.manifest['output']['activation'] == 'sigmoid':
+        m = p > ifnone(self.manifest['output']['thresh'], 0.5)
+        return [v for v,k in zip(self.vocab, m) if k], m, p
+    i = int(p.argmax())
+    return self.vocab[i], i, p
+
+# %% ../nbs/06_export.ipynb #35aea23f
 def cpu_model(model) -> nn.Module:
     "A copy of `model` on the CPU, in eval mode; `model` stays where it is, untouched"
     model = get_model(model)
@@ -455,23 +492,29 @@ def cpu_model(model) -> nn.Module:
             for t,c in zip(ts, (t.detach().to('cpu', copy=True) for t in ts))}
     return copy.deepcopy(model, memo).eval()
 
+# %% ../nbs/06_export.ipynb #5a04bea7
 def _check_rebuild(model, man):
     "Raise if `man['arch']` does not build a model that `model`'s weights fit and that computes what `model` computes"
     new = build_model(man['arch'])
     try: new.load_state_dict(model.state_dict())
-    except RuntimeError as e: raise ValueError(f"The architecture {man['arch']} does not fit the model's weights: pass `arch=` "
-                                               f"(with every argument the model was built with) to say how it was built.\n{e}") from None
+    except RuntimeError as e:
+        raise ValueError(f"The architecture {man['arch']} does not fit the model's weights: pass `arch=` (with every "
+                         f"argument the model was built with) to say how it was built.\n{e}") from None
     x = torch.randn(2, *man['input']['shape'][1:])
     with torch.no_grad(): same = torch.allclose(new.eval()(x), model(x), atol=1e-4)
-    if not same: raise ValueError(f"The architecture {man['arch']} fits the model's weights but computes something else "
-                                  "(a different head or `y_range`?): pass `arch=` with every argument the model was built with")
+    if not same: raise ValueError(f"The architecture {man['arch']} fits the model's weights but computes something "
+                                  "else (a different head or `y_range`?): pass `arch=` with every argument the model "
+                                  "was built with")
 
 def _write_json(fname, obj): return atomic_write(fname, lambda p: Path(p).write_text(json.dumps(obj, indent=1)))
 def _example(man, bs=2): return torch.randn(bs, *man['input']['shape'][1:])
 
-# %% ../nbs/06_export.ipynb #e111a1ff
-def save_safe(model, man:dict, fname) -> Path:
-    "Write `model`'s weights to `fname` as safetensors with manifest `man` inside, and `man` to `fname` with suffix .json"
+# %% ../nbs/06_export.ipynb #7e6e3767
+def save_safe(model, # the model (on any device: a CPU copy is saved)
+              man:dict, # its manifest, with an `arch` that rebuilds it
+              fname, # the .safetensors file to write
+             ) -> Path:
+    "Write `model`'s weights to `fname` as safetensors with manifest `man` inside, and `man` beside it (suffix .json)"
     from safetensors.torch import save_model
     if man.get('arch') is None: raise ValueError(_NO_ARCH)
     model,fname = cpu_model(model),Path(fname)
@@ -480,6 +523,7 @@ def save_safe(model, man:dict, fname) -> Path:
     _write_json(fname.with_suffix('.json'), man)
     return fname
 
+# %% ../nbs/06_export.ipynb #9715d701
 @patch
 def export_safe(self:Learner,
                 fname='model.safetensors', # in `learn.path`; the manifest goes to the same name with suffix .json
@@ -503,7 +547,7 @@ def _parse(text, fname, how):
     except json.JSONDecodeError as e: raise ValueError(f"{fname}: its manifest is not JSON ({e}); re-export") from None
     return check_manifest(man, fname)
 
-# %% ../nbs/06_export.ipynb #b24fe616
+# %% ../nbs/06_export.ipynb #fffcb5c3
 def _check_sidecar(man, fname):
     "Warn if the readable copy of `man` beside `fname` (same name, .json) differs from `man`, the one inside `fname`"
     js = Path(fname).with_suffix('.json')
@@ -513,6 +557,7 @@ def _check_sidecar(man, fname):
     if not same: warnings.warn(f"{js} differs from the manifest inside {fname}: using the one inside {fname} "
                                f"(the .json is a readable copy; re-export to make them agree)", stacklevel=3)
 
+# %% ../nbs/06_export.ipynb #eac161f1
 def _loaded(model, man, fname) -> Predictor:
     "A `Predictor` of `model` and `man`, read from `fname`, once they are checked against each other and the .json"
     p,shape = Predictor(model, man, fname),man['input']['shape']
@@ -524,9 +569,9 @@ def _loaded(model, man, fname) -> Predictor:
     _check_sidecar(man, fname)
     return p
 
-# %% ../nbs/06_export.ipynb #adbd19c0
+# %% ../nbs/06_export.ipynb #22f4f499
 def load_safe(fname) -> Predictor:
-    "A `Predictor` from a file written by `export_safe`: the model rebuilt from the manifest, the weights loaded; no pickle"
+    "A `Predictor` from a file written by `export_safe`: the model rebuilt from its manifest, the weights loaded"
     from safetensors import safe_open
     from safetensors.torch import load_model
     fname = _exists(fname, 'give the .safetensors file written by `learn.export_safe()`')
@@ -537,12 +582,17 @@ def load_safe(fname) -> Predictor:
     except RuntimeError as e: raise _bad(fname, 'arch', f"is {arch}, which the weights do not fit ({e})") from None
     return _loaded(model, man, fname)
 
-# %% ../nbs/06_export.ipynb #a7e17ad5
-def save_onnx(model, man:dict, fname, opset:int=17) -> Path:
+# %% ../nbs/06_export.ipynb #27bb6306
+def save_onnx(model, # the model (on any device: a CPU copy is exported)
+              man:dict, # its manifest
+              fname, # the .onnx file to write
+              opset:int=17, # ONNX operator set
+             ) -> Path:
     "Write `model` as ONNX to `fname` with a dynamic batch dimension, manifest `man` in its metadata and beside it"
     import onnx
     model,fname = cpu_model(model),Path(fname)
-    man = {**man, 'onnx': dict(input='input', output='output', dynamic_axes={'input': {0: 'batch'}, 'output': {0: 'batch'}}, opset=opset)}
+    axes = {'input': {0: 'batch'}, 'output': {0: 'batch'}}
+    man = {**man, 'onnx': dict(input='input', output='output', dynamic_axes=axes, opset=opset)}
     def write(p):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
@@ -555,20 +605,29 @@ def save_onnx(model, man:dict, fname, opset:int=17) -> Path:
     _write_json(fname.with_suffix('.json'), man)
     return fname
 
+# %% ../nbs/06_export.ipynb #d85c2bd7
 @patch
-def export_onnx(self:Learner, fname='model.onnx', opset:int=17, size=None) -> Path:
+def export_onnx(self:Learner,
+                fname='model.onnx', # in `learn.path`; the manifest goes to the same name with suffix .json
+                opset:int=17, # ONNX operator set
+                size=None, # input side or (height, width): only for validation transforms that don't resize
+               ) -> Path:
     "Export the model as ONNX (dynamic batch size) plus its JSON manifest"
     if not _is_master(self): return
     return save_onnx(self.model, manifest(self, size=size), self.path/fname, opset=opset)
 
-# %% ../nbs/06_export.ipynb #1824ece5
+# %% ../nbs/06_export.ipynb #bb3cb130
 class _ORTModel:
     "An onnxruntime session as a function of a float32 NCHW tensor"
     def __init__(self, sess): self.sess = sess
-    def __call__(self, x): return torch.from_numpy(self.sess.run(None, {'input': np.ascontiguousarray(x.numpy(), dtype=np.float32)})[0])
+    def __call__(self, x):
+        return torch.from_numpy(self.sess.run(None, {'input': np.ascontiguousarray(x.numpy(), dtype=np.float32)})[0])
 
-def load_onnx(fname, threads:int|None=None) -> Predictor:
-    "A `Predictor` running the file written by `export_onnx` with onnxruntime (on `threads` CPU threads; default: its own choice)"
+# %% ../nbs/06_export.ipynb #f2457727
+def load_onnx(fname, # the .onnx file written by `export_onnx`
+              threads:int|None=None, # CPU threads for onnxruntime (default: its own choice)
+             ) -> Predictor:
+    "A `Predictor` running the file written by `export_onnx` with onnxruntime on the CPU"
     import onnxruntime as ort
     fname = _exists(fname, 'give the .onnx file written by `learn.export_onnx()`')
     so = ort.SessionOptions()
@@ -577,15 +636,16 @@ def load_onnx(fname, threads:int|None=None) -> Predictor:
     man = _parse(sess.get_modelmeta().custom_metadata_map.get('tpu_vision'), fname, 'export_onnx')
     return _loaded(_ORTModel(sess), man, fname)
 
-# %% ../nbs/06_export.ipynb #94a1c4ca
+# %% ../nbs/06_export.ipynb #48b78cec
 def _tq():
     "torch's quantization API, or an error that says what to do"
     try:
         import torch.ao.quantization as tq
         from torch.ao.quantization import quantize_fx
         return tq,quantize_fx
-    except ImportError as e: raise ImportError(f"int8 export uses `torch.ao.quantization`, which this torch ({torch.__version__}) does not have ({e}): "
-                                               "use torch 2.9 (as torch_xla 2.9 does), or quantize with torchao") from None
+    except ImportError as e:
+        raise ImportError(f"int8 export uses `torch.ao.quantization`, which this torch ({torch.__version__}) does not "
+                          f"have ({e}): use torch 2.9 (as torch_xla 2.9 does), or quantize with torchao") from None
 
 def quantize_dynamic(model) -> nn.Module:
     "A CPU copy of `model` whose `nn.Linear` layers have int8 weights and quantize their inputs on the fly"
@@ -594,20 +654,27 @@ def quantize_dynamic(model) -> nn.Module:
         warnings.simplefilter('ignore')
         return tq.quantize_dynamic(cpu_model(model), {nn.Linear}, dtype=torch.qint8)
 
-def quantize_static(model, batches) -> nn.Module:
+# %% ../nbs/06_export.ipynb #0e40d201
+def quantize_static(model, # the float model (on any device)
+                    batches, # input batches to calibrate the activation ranges on (a few training batches)
+                   ) -> nn.Module:
     "A CPU copy of `model` quantized to int8 throughout (FX graph mode), its activation ranges calibrated on `batches`"
     tq,qfx = _tq()
     batches = [torch.as_tensor(b).as_subclass(torch.Tensor).detach().float().cpu() for b in batches]
     if not batches: raise ValueError("quantize_static needs a few batches of inputs to calibrate on; got none")
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        m = qfx.prepare_fx(cpu_model(model), tq.get_default_qconfig_mapping(torch.backends.quantized.engine), example_inputs=(batches[0],))
+        qconfig = tq.get_default_qconfig_mapping(torch.backends.quantized.engine)
+        m = qfx.prepare_fx(cpu_model(model), qconfig, example_inputs=(batches[0],))
         with torch.no_grad():
             for b in batches: m(b)
         return qfx.convert_fx(m)
 
-# %% ../nbs/06_export.ipynb #fa941322
-def save_int8(qmodel, man:dict, fname) -> Path:
+# %% ../nbs/06_export.ipynb #a40aff37
+def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
+              man:dict, # its manifest
+              fname, # the TorchScript file to write
+             ) -> Path:
     "Write quantized `qmodel` as TorchScript to `fname`, manifest `man` inside it and beside it"
     fname = Path(fname)
     with torch.no_grad(), warnings.catch_warnings():
@@ -617,6 +684,7 @@ def save_int8(qmodel, man:dict, fname) -> Path:
     _write_json(fname.with_suffix('.json'), man)
     return fname
 
+# %% ../nbs/06_export.ipynb #f7d27edb
 def load_int8(fname) -> Predictor:
     "A `Predictor` running the TorchScript file written by `export_int8`"
     fname = _exists(fname, 'give the .pt file written by `learn.export_int8()`')
@@ -624,25 +692,31 @@ def load_int8(fname) -> Predictor:
     m = torch.jit.load(str(fname), map_location='cpu', _extra_files=extra)
     return _loaded(m, _parse(extra['tpu_vision.json'], fname, 'export_int8'), fname)
 
-# %% ../nbs/06_export.ipynb #9d4dba20
+# %% ../nbs/06_export.ipynb #e91bc75c
 def _calib(man, calib, bs=64):
     "Preprocessed batches of the images in `calib` (a folder, or a list of files)"
-    items = sorted(p for p in Path(calib).rglob('*') if p.suffix.lower() in Image.registered_extensions()) if isinstance(calib, (str, Path)) else list(calib)
+    if isinstance(calib, (str, Path)):
+        items = sorted(p for p in Path(calib).rglob('*') if p.suffix.lower() in Image.registered_extensions())
+    else: items = list(calib)
     if not items: raise ValueError(f"calib={calib!r}: no images found to calibrate on")
     return [_preprocess(items[i:i+bs], check_manifest(man)) for i in range(0, len(items), bs)]
 
+# %% ../nbs/06_export.ipynb #dde200d4
 def _int8(model, man, fname, method, batches):
-    if method not in ('static', 'dynamic'): raise ValueError(f"method={method!r}: use 'static' (the whole network) or 'dynamic' (the Linear layers only)")
+    if method not in ('static', 'dynamic'):
+        raise ValueError(f"method={method!r}: use 'static' (the whole network) or 'dynamic' (the Linear layers only)")
     q = quantize_static(model, batches) if method == 'static' else quantize_dynamic(model)
-    qi = dict(method=method, engine=torch.backends.quantized.engine, calibration_images=sum(len(b) for b in batches) if method == 'static' else 0)
+    qi = dict(method=method, engine=torch.backends.quantized.engine,
+              calibration_images=sum(len(b) for b in batches) if method == 'static' else 0)
     return save_int8(q, {**man, 'quantization': qi}, fname)
 
+# %% ../nbs/06_export.ipynb #e4fddc9d
 @patch
 def export_int8(self:Learner,
                 fname='model_int8.pt', # in `learn.path`; the manifest goes to the same name with suffix .json
                 method='static', # 'static': the whole network, calibrated; 'dynamic': the `nn.Linear` layers only
                 n_batches:int=4, # training batches to calibrate on (static)
-                calib=None, # instead, a folder or list of images to calibrate on (e.g. for a Learner loaded from a .pkl: it has no data)
+                calib=None, # instead, a folder or list of images to calibrate on (for a Learner from a .pkl: no data)
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
     "Export the model quantized to int8 for the CPU, as TorchScript plus its JSON manifest"
@@ -650,14 +724,38 @@ def export_int8(self:Learner,
     man = manifest(self, size=size)
     if method == 'static' and calib is None:
         batches = [to_cpu(b[0]) for b in itertools.islice(self.dls.train, n_batches)]
-        if not batches: raise ValueError("export_int8: this Learner has no training data to calibrate on (loaded from a .pkl?): pass `calib=` a folder of images")
+        if not batches: raise ValueError("export_int8: this Learner has no training data to calibrate on (loaded "
+                                         "from a .pkl?): pass `calib=` a folder of images")
     else: batches = _calib(man, calib) if method == 'static' else []
     return _int8(self.model, man, self.path/fname, method, batches)
 
-# %% ../nbs/06_export.ipynb #8c3c5143
+# %% ../nbs/06_export.ipynb #beba23e3
 FORMATS = ('pkl', 'safe', 'onnx', 'int8')
 _OUT = dict(pkl='.export.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt')
+_GIVE = 'give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`'
 
+def _from_pkl(src, format, out, calib, method):
+    "Load the Learner exported to `src` and export it again as `format` to `out`"
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        learn = load_learner(src)
+    learn.path = out.parent.absolute()
+    if format == 'pkl': return learn.export(out.name)
+    if format == 'safe': return learn.export_safe(out.name)
+    if format == 'onnx': return learn.export_onnx(out.name)
+    return learn.export_int8(out.name, method=method, calib=calib)
+
+# %% ../nbs/06_export.ipynb #41bf8401
+def _from_safe(src, format, out, calib, method):
+    "Convert the model in `src` (written by `export_safe`) to `format` ('onnx' or 'int8') at `out`"
+    if format in ('pkl', 'safe'):
+        raise ValueError(f"{src} -> {format}: a .safetensors file holds the weights and the manifest, not fastai's "
+                         "DataLoaders and transforms; export the .pkl from the Learner itself (`learn.export()`)")
+    p = load_safe(src)
+    if format == 'onnx': return save_onnx(p.model, p.manifest, out)
+    return _int8(p.model, p.manifest, out, method, _calib(p.manifest, calib) if method == 'static' else [])
+
+# %% ../nbs/06_export.ipynb #4b353dd1
 def export_model(model_path, # a .pkl written by `learn.export()`, or a .safetensors written by `learn.export_safe()`
                  format:str, # one of `FORMATS`: 'pkl', 'safe', 'onnx', 'int8'
                  out=None, # the file to write (default: beside `model_path`, with the format's suffix)
@@ -666,24 +764,14 @@ def export_model(model_path, # a .pkl written by `learn.export()`, or a .safeten
                 ) -> Path:
     "Convert an exported model to `format`; the function behind `tpu-vision export`"
     if format not in FORMATS: raise ValueError(f"format {format!r}: use one of {', '.join(FORMATS)}")
-    src = _exists(model_path, 'give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`')
-    if format != 'int8' and (calib is not None or method is not None): raise ValueError(f"calib and method apply to format 'int8' only, not {format!r}")
+    src = _exists(model_path, _GIVE)
+    if format != 'int8' and (calib is not None or method is not None):
+        raise ValueError(f"calib and method apply to format 'int8' only, not {format!r}")
     method = ifnone(method, 'dynamic' if calib is None else 'static')
-    if format == 'int8' and method == 'static' and calib is None: raise ValueError("static int8 needs images to calibrate on: pass a folder of training images as calib, or use method 'dynamic'")
+    if format == 'int8' and method == 'static' and calib is None:
+        raise ValueError("static int8 needs images to calibrate on: pass a folder of training images as calib, or use "
+                         "method 'dynamic'")
     out = Path(out) if out is not None else src.with_name(src.stem + _OUT[format])
-    if src.suffix == '.pkl':
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            learn = load_learner(src)
-        learn.path = out.parent.absolute()
-        if format == 'pkl': return learn.export(out.name)
-        if format == 'safe': return learn.export_safe(out.name)
-        if format == 'onnx': return learn.export_onnx(out.name)
-        return learn.export_int8(out.name, method=method, calib=calib)
-    if src.suffix == '.safetensors':
-        if format in ('pkl', 'safe'): raise ValueError(f"{src} -> {format}: a .safetensors file holds the weights and the manifest, not fastai's "
-                                                      "DataLoaders and transforms; export the .pkl from the Learner itself (`learn.export()`)")
-        p = load_safe(src)
-        if format == 'onnx': return save_onnx(p.model, p.manifest, out)
-        return _int8(p.model, p.manifest, out, method, _calib(p.manifest, calib) if method == 'static' else [])
-    raise ValueError(f"{src}: can't convert a {src.suffix or 'suffix-less'} file; give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`")
+    if src.suffix == '.pkl': return _from_pkl(src, format, out, calib, method)
+    if src.suffix == '.safetensors': return _from_safe(src, format, out, calib, method)
+    raise ValueError(f"{src}: can't convert a {src.suffix or 'suffix-less'} file; {_GIVE}")

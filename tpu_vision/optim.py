@@ -24,15 +24,15 @@ from .learner import TO_TPU_HOOKS, tpu_backend
 __all__ = ['PRECISIONS', 'precision_for', 'AutoMixedPrecision', 'apply_precision', 'AccumulateGradients', 'GradientClipping',
            'checkpointed', 'find_blocks', 'GradientCheckpointing', 'SkipNonFinite', 'NonFiniteWarning']
 
-# %% ../nbs/04_optim.ipynb #5372450e
+# %% ../nbs/04_optim.ipynb #0103b77f
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
                   want='fp16', # what was asked: 'fp16' or 'bf16'
                  ) -> tuple:
-    "`(dtype, use a grad scaler)` for mixed precision on `backend`: float16 with a scaler where its `fast_dtype` is float16"
+    "`(dtype, use a grad scaler)` for mixed precision on `backend`: float16 and a scaler where `fast_dtype` is float16"
     if want == 'fp16' and backend_class(backend).fast_dtype == torch.float16: return torch.float16, True
     return torch.bfloat16, False
 
-# %% ../nbs/04_optim.ipynb #9a74ec7f
+# %% ../nbs/04_optim.ipynb #1f6c8600
 def _backend_of(learn):
     "`learn.backend` (see `to_tpu`), else the backend of the device the model is on"
     b = tpu_backend(learn)
@@ -40,8 +40,9 @@ def _backend_of(learn):
     p = next(iter(learn.model.parameters()), None)
     return get_backend(p.device.type if p is not None else 'cpu')
 
+# %% ../nbs/04_optim.ipynb #e21c0939
 class AutoMixedPrecision(MixedPrecision):
-    "fastai's `MixedPrecision` on a `to_tpu` Learner's backend: bf16 on TPU, XLA and CPU; fp16 with a `GradScaler` on CUDA"
+    "fastai's `MixedPrecision` on a `to_tpu` Learner's backend: bf16 on TPU, XLA, CPU; fp16 and a `GradScaler` on CUDA"
     def before_fit(self):
         if tpu_backend(self.learn) is None: return super().before_fit()   # not `to_tpu`: fastai's, as is
         b = self.learn.backend
@@ -50,10 +51,11 @@ class AutoMixedPrecision(MixedPrecision):
         self.autocast,self.scales = b.autocast(self.dtype),[]
         self.learn.scaler = GradScaler(b.autocast_type if scale else 'cpu', **self.kwargs)
         if getattr(self, '_said', None) != b.name:
-            print(f"to_{self.amp_mode.value}: {str(self.dtype)[6:]} autocast on {b.name}, " + ("with a GradScaler" if scale else "no grad scaler"))
+            print(f"to_{self.amp_mode.value}: {str(self.dtype)[6:]} autocast on {b.name}, "
+                  + ("with a GradScaler" if scale else "no grad scaler"))
             self._said = b.name
 
-# %% ../nbs/04_optim.ipynb #1b4bb593
+# %% ../nbs/04_optim.ipynb #76a0a8b3
 @patch
 @delegates(GradScaler, but=['device', 'enabled'])
 def to_fp16(self:Learner, **kwargs):
@@ -61,39 +63,43 @@ def to_fp16(self:Learner, **kwargs):
     if tpu_backend(self) is None: return self._orig_to_fp16(**kwargs)   # fastai's
     return self.add_cb(AutoMixedPrecision(**kwargs))
 
+# %% ../nbs/04_optim.ipynb #5d113614
 @patch
 def to_bf16(self:Learner):
     "bfloat16 mixed precision (no grad scaler) on a `to_tpu` Learner's device; fastai's `to_bf16` on any other"
     if tpu_backend(self) is None: return self._orig_to_bf16()
     return self.add_cb(AutoMixedPrecision(amp_mode=AMPMode.BF16))
 
-# %% ../nbs/04_optim.ipynb #83bf34d3
+# %% ../nbs/04_optim.ipynb #5947db37
 PRECISIONS = ('auto', 'fp32', 'bf16', 'fp16')
 
 def apply_precision(learn,
                     precision:str='auto', # one of `PRECISIONS`
                    ):
-    "Set `learn`'s mixed precision: 'fp32', 'bf16', 'fp16', or 'auto' (a precision chosen already, else `auto_precision`)"
+    "Set `learn`'s mixed precision: 'fp32', 'bf16', 'fp16', or 'auto' (one chosen already, else `auto_precision`)"
     if precision not in PRECISIONS: raise ValueError(f"precision={precision!r}: use one of {', '.join(PRECISIONS)}")
     for cb in learn.cbs.filter(lambda cb: type(cb) is MixedPrecision):   # fastai's, from `to_fp16` before `to_tpu`
         learn.remove_cb(cb).add_cb(AutoMixedPrecision(amp_mode=cb.amp_mode, **cb.kwargs))
     auto = [cb for cb in learn.cbs if getattr(cb, '_auto', False)]
-    if precision == 'auto' and len(auto) < len(learn.cbs.filter(lambda cb: isinstance(cb, MixedPrecision))): return learn
-    learn.remove_cbs(auto if precision == 'auto' else learn.cbs.filter(lambda cb: isinstance(cb, MixedPrecision)))
+    mixed = learn.cbs.filter(lambda cb: isinstance(cb, MixedPrecision))
+    if precision == 'auto' and len(auto) < len(mixed): return learn
+    learn.remove_cbs(auto if precision == 'auto' else mixed)
     p = _backend_of(learn).auto_precision if precision == 'auto' else precision
     if p == 'fp32': return learn
     cb = AutoMixedPrecision(amp_mode=AMPMode.BF16 if p == 'bf16' else AMPMode.FP16)
     cb._auto = precision == 'auto'
     return learn.add_cb(cb)
 
+# %% ../nbs/04_optim.ipynb #165cb8c0
 TO_TPU_HOOKS.append(lambda learn: apply_precision(learn, getattr(learn, 'precision', 'auto')))
 
-# %% ../nbs/04_optim.ipynb #6c896983
+# %% ../nbs/04_optim.ipynb #288553d5
 class AccumulateGradients(Callback):
     "Add up the gradients of `n` batches, each loss divided by `n`, and step the optimizer once for them"
     order,run_valid = MixedPrecision.order-4,False   # before the scaler, clipping and the non-finite guard
     def __init__(self, n:int=2):
-        if not isinstance(n, int) or n < 1: raise ValueError(f"AccumulateGradients: n={n!r} must be a whole number of batches, at least 1")
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"AccumulateGradients: n={n!r} must be a whole number of batches, at least 1")
         self.n = n
     def before_fit(self): self.count = 0
     def after_loss(self): self.learn.loss_grad = self.loss_grad/self.n
@@ -101,7 +107,7 @@ class AccumulateGradients(Callback):
         self.count += 1
         if self.count % self.n: raise CancelBatchException()   # keep the gradients: no step, no zero_grad
 
-# %% ../nbs/04_optim.ipynb #7b51077e
+# %% ../nbs/04_optim.ipynb #1ab52819
 def _get_acc(self:Learner):
     cb = next((c for c in self.cbs if isinstance(c, AccumulateGradients)), None)
     return cb.n if cb is not None else 1
@@ -110,28 +116,33 @@ def _set_acc(self:Learner, n:int):
     self.remove_cbs([c for c in self.cbs if isinstance(c, AccumulateGradients)])
     if n != 1: self.add_cb(AccumulateGradients(n))
 
-Learner.accumulate_grad_batches = property(_get_acc, _set_acc, doc="How many batches' gradients each optimizer step adds up (1: none)")
+Learner.accumulate_grad_batches = property(_get_acc, _set_acc,
+                                           doc="How many batches' gradients each optimizer step adds up (1: none)")
 
-# %% ../nbs/04_optim.ipynb #5518ca53
+# %% ../nbs/04_optim.ipynb #962c6fed
 class GradientClipping(GradientClip):
-    "Clip the gradients to global norm `max_norm` on the device, with no host sync; `self.norm` is the norm before clipping"
+    "Clip the gradients to global norm `max_norm` on the device, no host sync; `self.norm`: the norm before clipping"
     def before_step(self):
         ps = [p for p in self.learn.model.parameters() if p.grad is not None]
         self.norm = nn.utils.clip_grad_norm_(ps, self.max_norm, self.norm_type, error_if_nonfinite=False)
 
-# %% ../nbs/04_optim.ipynb #b292b224
+# %% ../nbs/04_optim.ipynb #903edc95
 @contextlib.contextmanager
 def _bn_frozen(m):
     "Inside: `m`'s BatchNorm layers normalise with batch statistics but leave their running statistics as they are"
-    bns = [l for l in m.modules() if isinstance(l, nn.modules.batchnorm._BatchNorm) and l.training and l.track_running_stats]
+    bns = [l for l in m.modules()
+           if isinstance(l, nn.modules.batchnorm._BatchNorm) and l.training and l.track_running_stats]
     saved = [(l.momentum, l.num_batches_tracked.clone()) for l in bns]
     for l in bns: l.momentum = 0.
     try: yield
     finally:
         for l,(mom,n) in zip(bns, saved): l.momentum = mom; l.num_batches_tracked.copy_(n)
 
-def checkpointed(module, *args, **kwargs):
-    "`module(*args, **kwargs)` keeping only its inputs for backward, which recomputes its activations (`backend.checkpoint`)"
+# %% ../nbs/04_optim.ipynb #c0ad80cc
+def checkpointed(module, # the block to run
+                 *args, **kwargs, # its inputs
+                ):
+    "`module(*args, **kwargs)` keeping only its inputs; backward recomputes its activations (`backend.checkpoint`)"
     t = next((a for a in args if isinstance(a, torch.Tensor)), None)
     if t is None or not torch.is_grad_enabled(): return module(*args, **kwargs)
     first = [True]
@@ -141,7 +152,7 @@ def checkpointed(module, *args, **kwargs):
         with ctx: return module(*a, **k)
     return get_backend(t.device.type).checkpoint(run, *args, **kwargs)
 
-# %% ../nbs/04_optim.ipynb #e33ab7b8
+# %% ../nbs/04_optim.ipynb #5ddd48db
 _CONTAINERS = (nn.Sequential, nn.ModuleList)
 
 def find_blocks(model:nn.Module) -> list:
@@ -149,15 +160,19 @@ def find_blocks(model:nn.Module) -> list:
     out = []
     for m in model.modules():
         if not isinstance(m, _CONTAINERS): continue
-        kids = [k for k in m.children() if not isinstance(k, _CONTAINERS+(ActivationWrapper,)) and next(k.children(), None) is not None]
+        kids = [k for k in m.children()
+                if not isinstance(k, _CONTAINERS+(ActivationWrapper,)) and next(k.children(), None) is not None]
         types = [type(k) for k in kids]
         out += [k for k in kids if types.count(type(k)) > 1]
     return out
 
+# %% ../nbs/04_optim.ipynb #2c4a22d6
 class GradientCheckpointing(ActivationWrapper):
     "`model`, with each of `blocks` (default: `find_blocks(model)`) checkpointed; same parameters, names and state dict"
-    def __init__(self, model:nn.Module, blocks:list|None=None):
-        if isinstance(model, GradientCheckpointing): raise ValueError("GradientCheckpointing: this model is checkpointed already")
+    def __init__(self, model:nn.Module, # the model to wrap
+                 blocks:list|None=None): # the submodules to checkpoint (default: `find_blocks(model)`)
+        if isinstance(model, GradientCheckpointing):
+            raise ValueError("GradientCheckpointing: this model is checkpointed already")
         super().__init__(model)
         blocks = find_blocks(model) if blocks is None else list(blocks)
         if not blocks: raise ValueError(f"GradientCheckpointing: no repeated blocks found in {type(model).__name__}; "
@@ -169,11 +184,12 @@ class GradientCheckpointing(ActivationWrapper):
         self.n_blocks = len(blocks)
     def forward(self, *args, **kwargs): return self._checkpoint_wrapped_module(*args, **kwargs)
 
-# %% ../nbs/04_optim.ipynb #e70b0d80
+# %% ../nbs/04_optim.ipynb #5972209f
 def _all_finite(ts):
     "A device bool: every element of every tensor in `ts` is finite"
     return torch.stack([torch.isfinite(t).all() for t in ts]).all()
 
+# %% ../nbs/04_optim.ipynb #77920ddf
 class SkipNonFinite(Callback):
     "Skip updates whose loss or gradients are not finite, deciding on the device; stop after `k` bad updates in a row"
     order = GradientClip.order+1   # after unscaling (MixedPrecision) and clipping, before TPUCallback
@@ -186,18 +202,21 @@ class SkipNonFinite(Callback):
     def after_fit(self): self._fitting = False
     def before_batch(self):
         "Remember the buffers (BatchNorm statistics) as they are before the first batch of this update"
-        if self.training and self._bufs is None: self._bufs = [(b, b.detach().clone()) for b in self.learn.model.buffers()]
+        if self.training and self._bufs is None:
+            self._bufs = [(b, b.detach().clone()) for b in self.learn.model.buffers()]
 
-# %% ../nbs/04_optim.ipynb #5ef9bc15
+# %% ../nbs/04_optim.ipynb #f4bd24f5
 @patch
 def before_step(self:SkipNonFinite):
     ps = [p for p,*_ in self.opt.all_params(with_grad=True)]
     self._ok = ok = _all_finite([self.learn.loss_grad.detach()] + [p.grad for p in ps])
-    self._old = [(p, p.detach().clone(), {k:v.detach().clone() for k,v in self.opt.state.get(p, {}).items() if isinstance(v, torch.Tensor)}) for p in ps]
+    self._old = [(p, p.detach().clone(), {k:v.detach().clone() for k,v in self.opt.state.get(p, {}).items()
+                                          if isinstance(v, torch.Tensor)}) for p in ps]
     if self.bad is None: self.bad = self.worst = self.skipped = torch.zeros((), dtype=torch.int32, device=ok.device)
     self.bad = torch.where(ok, 0, self.bad+1)
     self.worst,self.skipped = torch.maximum(self.worst, self.bad),self.skipped + (~ok).int()
 
+# %% ../nbs/04_optim.ipynb #df4a6e47
 @patch
 def after_step(self:SkipNonFinite):
     old,bufs,self._old,self._bufs = getattr(self, '_old', None),self._bufs,None,None
@@ -212,20 +231,21 @@ def after_step(self:SkipNonFinite):
     self.steps += 1
     if self.check_every and self.steps % self.check_every == 0: self.check()
 
-# %% ../nbs/04_optim.ipynb #40416d34
+# %% ../nbs/04_optim.ipynb #1fb206cb
 class NonFiniteWarning(UserWarning): "Training was stopped by `SkipNonFinite`"
 
 @patch
 def before_validate(self:SkipNonFinite): self.check()
 
+# %% ../nbs/04_optim.ipynb #62418754
 @patch
 def check(self:SkipNonFinite):
     "Read the counters (one device→host transfer); stop the fit if `k` updates in a row were skipped"
     if self.worst is None or not getattr(self, '_fitting', False): return
     worst,self.n_skipped = torch.stack([self.worst, self.skipped]).cpu().tolist()
     if worst < self.k: return
-    self.learn.nonfinite_msg = (f"SkipNonFinite: {worst} updates in a row had a non-finite loss or gradient (k={self.k}); "
-        f"{self.n_skipped} of {self.steps} updates skipped. Training stopped. Lower the learning rate, clip the gradients "
-        "(GradientClipping), or look for NaN/inf in the inputs.")
+    self.learn.nonfinite_msg = (f"SkipNonFinite: {worst} updates in a row had a non-finite loss or gradient "
+        f"(k={self.k}); {self.n_skipped} of {self.steps} updates skipped. Training stopped. Lower the learning rate, "
+        "clip the gradients (GradientClipping), or look for NaN/inf in the inputs.")
     warnings.warn(self.learn.nonfinite_msg, NonFiniteWarning)
     raise CancelFitException()
