@@ -68,7 +68,7 @@ def _check_devices(devices, device, bs) -> int:
 # %% ../nbs/10_cli.ipynb #78aa9cfe
 def _arch(name):
     "A fastai/torchvision architecture function (`resnet18`), a timm model name (`convnext_atto`), or `tiny_cnn`"
-    from tpu_vision.tune import find_arch   # Ray is imported only when a search starts
+    from tpu_vision.models import find_arch   # timm and torch: imported only when a command needs them
     try: return find_arch(name)
     except ValueError: raise UsageError(f"--arch {name}: not a fastai/torchvision architecture, a timm model name nor "
                                         "tiny_cnn (e.g. resnet18, resnet50, convnext_atto)") from None
