@@ -299,7 +299,7 @@ def _cached_dl(dl, cache, row_of):
     targets = np.array([o2i[cache.labels[r]] for r in rows], dtype=np.int64)
     return dl.new(cls=CachedDL, cache=cache, rows=rows, targets=targets)
 
-# %% ../nbs/01a_cache.ipynb #4c1b5e6e
+# %% ../nbs/01a_cache.ipynb #8f70d8b2
 def cache_recipe(item_tfms, # None, a fastai `Resize` or a fastai `RandomResizedCrop` (the spellings `image_dls` takes)
                  size:int, # side of the crops the model takes
                  min_scale:float|None=None, # when given: random resized crops of at least this much of the area
@@ -310,17 +310,21 @@ def cache_recipe(item_tfms, # None, a fastai `Resize` or a fastai `RandomResized
     elif item_tfms is not None and not isinstance(item_tfms, Resize):
         raise ValueError(f"item_tfms={item_tfms!r}: the cache does Resize(size) or RandomResizedCrop(size, min_scale) "
                          "only (decoded once, cropped on the device); pass one of those, or cache=False for your own")
+    if isinstance(item_tfms, Resize) and (item_tfms.method != 'squish' or tuple(item_tfms.size) != (size, size)):
+        raise ValueError(f"item_tfms=Resize({item_tfms.size}, method={item_tfms.method!r}): the cache squishes whole "
+                         f"images to size={size}; pass Resize({size}, method='squish') (the same for square images) or "
+                         "leave item_tfms out, or cache=False to crop or pad from the files")
     if min_scale is None: return size,Resize(size, method='squish'),None
     return storage_size(size),RandomResizedCrop(size, min_scale, ratio),CachedCrop(size, min_scale, ratio)
 
-# %% ../nbs/01a_cache.ipynb #42e81b13
+# %% ../nbs/01a_cache.ipynb #000800b6
 def cached_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
                size:int=224, # side of the (square) crops the model takes
                bs:int=128, # batch size, for every loader
                train:str='train', valid:str='valid', # names of the split folders
                valid_pct:float=None, # fraction held out at random when there is no `valid/`
                seed:int=42, # seed of that split
-               item_tfms=None, # None or `Resize(size)`: squish to `size`; `RandomResizedCrop(size, min_scale)`: crops
+               item_tfms=None, # None or `Resize(size, method='squish')`; `RandomResizedCrop(size, min_scale)`: crops
                batch_tfms=None, # transforms of whole batches, run on the device after the crop (e.g. `02_augment`'s)
                stats='imagenet', # 'imagenet', 'data' (`channel_stats`), None (no `Normalize`), or `(mean, std)`
                device=None, # where batches go: a device, a backend name, or None for `get_backend()`'s
