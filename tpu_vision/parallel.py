@@ -266,22 +266,21 @@ def _relay(path, out, stop):
         if done: return
         stop.wait(0.2)
 
-# %% ../nbs/07_parallel.ipynb #79fbc7cd
+# %% ../nbs/07_parallel.ipynb #5bf0065c
 def _errors(tmp): return {int(p.stem.split('-')[1]):p.read_text() for p in sorted(Path(tmp).glob('error-*.txt'))}
-def _runtime_started(): return XLABackend.runtime_initialized()
 def _torchelastic(): return 'TORCHELASTIC_RUN_ID' in os.environ
 _STARTED = ("the XLA runtime is already in use in this process (a tensor was put on an XLA device, e.g. by "
     "`to_tpu()` or `image_dls(device=None)` with PJRT_DEVICE set), so torch_xla cannot launch replicas from it. "
     "Restart the kernel (or script) and call `to_tpu(devices=...)` before anything touches XLA; build the "
     "DataLoaders with device='cpu'.")
 
-# %% ../nbs/07_parallel.ipynb #90ccba7e
+# %% ../nbs/07_parallel.ipynb #5141aac3
 @patch
 def _launch(self:Learner, method:str, *args, **kwargs) -> dict:
     "Run `self.<method>(*args, **kwargs)` on the replicas (`XLABackend.launch`); the local master's result"
     par,elastic = self.parallel,_torchelastic()
     n = check_devices(par.n, self.dls.train.bs) if not elastic else int(os.environ.get('WORLD_SIZE', 1))
-    if _runtime_started() and not elastic: raise RuntimeError(f"{method}: {_STARTED}")
+    if XLABackend.runtime_initialized() and not elastic: raise RuntimeError(f"{method}: {_STARTED}")
     tmp = tempfile.mkdtemp(prefix='tpu_vision_parallel_')
     key = os.path.basename(tmp)
     job = dict(learn=self, method=method, args=args, kwargs=kwargs, seed=random.randrange(2**31), pid=os.getpid())
@@ -322,7 +321,7 @@ def _take(self:Learner, res:dict):
     self.counters = res.get('counters')
     self.parallel.last = {k:res.get(k) for k in ('checksums','device','world_size','rank')}
 
-# %% ../nbs/07_parallel.ipynb #11e15179
+# %% ../nbs/07_parallel.ipynb #db635350
 def _par(learn): return getattr(learn, 'parallel', None)
 
 def _to_replicas(learn, devices, device=None, refresh=10., precision='auto', start_method=None):
@@ -330,7 +329,8 @@ def _to_replicas(learn, devices, device=None, refresh=10., precision='auto', sta
     if device not in (None, 'auto', 'xla', 'tpu'):
         raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
     if not _torchelastic(): check_devices(devices, learn.dls.train.bs)
-    if _runtime_started() and not _torchelastic(): raise RuntimeError(f"to_tpu(devices={devices!r}): {_STARTED}")
+    if XLABackend.runtime_initialized() and not _torchelastic():
+        raise RuntimeError(f"to_tpu(devices={devices!r}): {_STARTED}")
     learn.parallel,learn.precision = Parallel(devices, refresh, start_method),precision
     return learn
 
