@@ -18,9 +18,10 @@ from fastai.vision.augment import RandTransform, PadMode
 from .device import native
 
 # %% auto #0
-__all__ = ['gather_sample', 'area_shrink', 'perspective_grid', 'resample', 'perspective_coeffs', 'AffineTfm', 'Flip', 'Dihedral',
-           'Rotate', 'Zoom', 'Warp', 'LightingTfm', 'Brightness', 'Contrast', 'crop_mat', 'RandomResizedCropGPU',
-           'setup_aug_tfms', 'aug_transforms', 'rect_mask', 'RandomErasing', 'Cutout']
+__all__ = ['SMALL_SIZE', 'gather_sample', 'area_shrink', 'perspective_grid', 'resample', 'perspective_coeffs', 'AffineTfm',
+           'Flip', 'Dihedral', 'Rotate', 'Zoom', 'Warp', 'LightingTfm', 'Brightness', 'Contrast', 'crop_mat',
+           'RandomResizedCropGPU', 'setup_aug_tfms', 'aug_transforms', 'default_aug', 'rect_mask', 'RandomErasing',
+           'Cutout']
 
 # %% ../nbs/02_augment.ipynb #327e3722
 def _unnormalize(c, n, align_corners):
@@ -511,6 +512,16 @@ def aug_transforms(
         res.append(Contrast(max_lighting=max_lighting, p=p_lighting, batch=batch))
     if min_scale!=1.: xtra_tfms = L(RandomResizedCropGPU(size, min_scale=min_scale, ratio=(1,1))) + L(xtra_tfms)
     return setup_aug_tfms(res + L(xtra_tfms))
+
+# %% ../nbs/02_augment.ipynb #e479bdb0
+SMALL_SIZE = 64  # images of at most this many pixels a side get `default_aug`'s light recipe
+
+def default_aug(size:int, # side of the training images in pixels
+                **kwargs, # `aug_transforms` arguments, overriding the recipe's
+               ) -> list:
+    "The main job's batch augmentation: flips and zoom up to `SMALL_SIZE` px, fastai's `aug_transforms()` above"
+    light = dict(max_rotate=0., max_warp=0., max_lighting=0.) if size <= SMALL_SIZE else {}
+    return aug_transforms(**{**light, **kwargs})
 
 # %% ../nbs/02_augment.ipynb #75e745bf
 def rect_mask(h, w, # Image size

@@ -167,16 +167,17 @@ def epoch_lines(learn):
     try: yield learn
     finally: learn.logger = old
 
-# %% ../nbs/10_cli.ipynb #3d67c527
+# %% ../nbs/10_cli.ipynb #dc7613dc
 def _learner(path, arch, size, bs, aug, pretrained, verbose, cache=False):
     "`vision_learner` with accuracy and error rate on `image_dls(path)`, built on the CPU (`to_tpu` moves it)"
-    from fastai.vision.all import accuracy, error_rate
+    from fastai.vision.all import accuracy, error_rate, LabelSmoothingCrossEntropyFlat
     from tpu_vision.data import image_dls
-    from tpu_vision.augment import aug_transforms
+    from tpu_vision.augment import default_aug
     from tpu_vision.models import vision_learner  # pretrained weights from this machine, or where to put them
-    dls = image_dls(path, size=size, bs=bs, batch_tfms=aug_transforms() if aug else None, device='cpu', verbose=verbose,
-                    cache=cache)
-    return vision_learner(dls, arch, pretrained=pretrained, metrics=[accuracy, error_rate])
+    dls = image_dls(path, size=size, bs=bs, batch_tfms=default_aug(size) if aug else None, device='cpu',
+                    verbose=verbose, cache=cache)
+    return vision_learner(dls, arch, pretrained=pretrained, metrics=[accuracy, error_rate],
+                          loss_func=LabelSmoothingCrossEntropyFlat(eps=0.1))
 
 # %% ../nbs/10_cli.ipynb #73ec86ce
 def _fit(learn, epochs, lr, pretrained, quiet, bars):

@@ -1,0 +1,68 @@
+#!/usr/bin/env python
+"""Which training recipe for small images? Variants side by side in one run, same data, model, schedule and seed.
+
+    python bench/recipe.py                                    # 10 000 / 5 000 Fashion-MNIST images, 3 epochs, eager CPU
+    python bench/recipe.py --n-train 60000 --n-valid 10000 --epochs 5 --variants default   # the full data set
+
+Each variant is a batch augmentation and a loss; everything else is the main job's (`image_dls(cache=True)` at 32 px,
+resnet18 from scratch, `fit_one_cycle(epochs, 3e-3)`, bs 64). Prints accuracy on the whole validation set and seconds
+per variant. A benchmark, not a test: it measures why `default_aug` (02_augment) and the CLI's
+label smoothing are the defaults.
+"""
+import argparse, json, os, sys, time
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+VARIANTS = {  # name: (aug_transforms keywords, label smoothing)
+    'fastai':    (dict(), 0.),                                               # fastai's aug_transforms(), cross-entropy
+    'fastai_ls': (dict(), 0.1),
+    'light':     (dict(max_rotate=0., max_warp=0., max_lighting=0., max_zoom=1.1), 0.),
+    'light_ls':  (dict(max_rotate=0., max_warp=0., max_lighting=0., max_zoom=1.1), 0.1),
+    'flip_ls':   (dict(max_rotate=0., max_warp=0., max_lighting=0., max_zoom=1.), 0.1),
+    'default':   (None, None),                          # the main job's: `default_aug(size)`, label smoothing 0.1
+}
+p = argparse.ArgumentParser()
+p.add_argument('--n-train', type=int, default=10000); p.add_argument('--n-valid', type=int, default=5000)
+p.add_argument('--epochs', type=int, default=3); p.add_argument('--bs', type=int, default=64)
+p.add_argument('--size', type=int, default=32); p.add_argument('--lr', type=float, default=3e-3)
+p.add_argument('--arch', default='resnet18'); p.add_argument('--seed', type=int, default=0)
+p.add_argument('--device', default='cpu')
+p.add_argument('--variants', default='fastai,light_ls,flip_ls', help=f"comma-separated, from {', '.join(VARIANTS)}")
+p.add_argument('--json', default=None, help='also write the results to this JSON file')
+args = p.parse_args()
+
+import numpy as np, torch, random
+from fastai.vision.all import accuracy, models, CrossEntropyLossFlat, LabelSmoothingCrossEntropyFlat
+from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, _idx_dir, read_idx, write_image_folder, tpu_vision_home, image_dls
+from tpu_vision.augment import aug_transforms, default_aug
+from tpu_vision.models import vision_learner
+import tpu_vision.learner, tpu_vision.optim
+
+def folder(n_train, n_valid):
+    "Fashion-MNIST's first `n_train` training and `n_valid` test images as PNG folders, written once"
+    dest = tpu_vision_home()/f'e2e_fashion_{n_train}_{n_valid}'
+    if (dest/'.tpu_vision').exists(): return dest
+    splits = {s:(read_idx(_idx_dir()/xf)[:n], read_idx(_idx_dir()/yf)[:n])
+              for (s,(xf,yf)),n in zip(FASHION_FILES.items(), (args.n_train, args.n_valid))}
+    return write_image_folder(dest, splits, FASHION_CLASSES, marker='e2e')
+
+def recipe(name):
+    if VARIANTS[name][0] is None: return default_aug(args.size), LabelSmoothingCrossEntropyFlat(eps=0.1)
+    kw,ls = VARIANTS[name]
+    return aug_transforms(**kw), (LabelSmoothingCrossEntropyFlat(eps=ls) if ls else CrossEntropyLossFlat())
+
+path,rows = folder(args.n_train, args.n_valid),{}
+for name in args.variants.split(','):
+    torch.manual_seed(args.seed); np.random.seed(args.seed); random.seed(args.seed)
+    t0 = time.perf_counter()
+    tfms,loss = recipe(name)
+    dls = image_dls(path, size=args.size, bs=args.bs, batch_tfms=tfms, device='cpu', verbose=False, cache=True)
+    learn = vision_learner(dls, getattr(models, args.arch), pretrained=False, metrics=accuracy, loss_func=loss)
+    learn = learn.to_tpu(args.device)
+    with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr)
+    acc = float(learn.recorder.values[-1][learn.recorder.metric_names[1:].index('accuracy')])
+    rows[name] = dict(accuracy=acc, wall_s=round(time.perf_counter()-t0, 1),
+                      per_epoch=[float(v[learn.recorder.metric_names[1:].index('accuracy')]) for v in learn.recorder.values])
+    print(f"{name:>10}: accuracy {acc:.4f} ({round(acc*len(dls.valid_ds))}/{len(dls.valid_ds)}), "
+          f"{rows[name]['wall_s']} s, per epoch {[round(a, 4) for a in rows[name]['per_epoch']]}", flush=True)
+if args.json: Path(args.json).write_text(json.dumps(dict(args=vars(args), torch=torch.__version__, rows=rows), indent=1))
