@@ -392,7 +392,7 @@ def _sub(sub, name, help, **kwargs):
     return sub.add_parser(name, help=help, description=help, epilog=_EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
-# %% ../nbs/10_cli.ipynb #9d16ae97
+# %% ../nbs/10_cli.ipynb #7af86444
 def _train_parser(sub):
     t = _sub(sub, 'train', 'train on an image folder and export the model (the main job)')
     t.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
@@ -410,7 +410,8 @@ def _train_parser(sub):
     t.add_argument('--precision', default='auto', choices=['auto', 'fp32', 'bf16', 'fp16'],
                    help='mixed precision (default auto: bf16 on a TPU or a bf16 GPU, fp32 on a CPU)')
     t.add_argument('--cache', action='store_true', help='decode the images once into a cache (under $TPU_VISION_HOME) '
-                   "and batch them by slicing: the same Resize recipe, a faster input pipeline (01a_cache)")
+                   "and batch them by slicing: a faster input pipeline; images are squished to --size (the files' "
+                   "Resize crops the centre of non-square ones; the same for square images) (01a_cache)")
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 
