@@ -10,8 +10,8 @@ Both sides get the same folder of PNG files (Fashion-MNIST, written once, outsid
 epochs, batch size, image size, learning rate and seed. Each side's clock runs from "files on disk" to "model exported":
   stock:      `ImageDataLoaders.from_folder(item_tfms=Resize(size), batch_tfms=aug_transforms())` + `vision_learner` +
               `fit_one_cycle` + `learn.export` -- the fastai tutorial recipe, models and batches on `--device`;
-  tpu_vision: the main job's recipe (`tpu_vision.cli.train`'s defaults): `image_dls` + `default_aug(size)` + label
-              smoothing 0.1 + `vision_learner` + `to_tpu` (its default precision) + `fit_one_cycle` + `to_cpu` + atomic `export`;
+  tpu_vision: the main job's recipe, built by the CLI's own `_learner` (`image_dls` + `default_aug(size)` + label
+              smoothing 0.1 + `vision_learner`) + `to_tpu` (its default precision) + `fit_one_cycle` + `to_cpu` + atomic `export`;
   tpu_vision_cache: the same with `image_dls(cache=True)` (`tpu-vision train --cache`): every image decoded once into
               a memory-mapped array, batches sliced from it (no worker processes); the cache's build is inside the clock.
 `--order` sets who goes first (the machine warms up; alternate it between runs). Prints one row per side: final accuracy
@@ -38,11 +38,10 @@ import numpy as np, torch
 from torch import nn
 from fastai.vision.all import (ImageDataLoaders, Resize, accuracy, vision_learner, models, Callback,
                                aug_transforms as fastai_aug_transforms)
-from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, _idx_dir, read_idx, write_image_folder, tpu_vision_home, image_dls
+from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, _idx_dir, read_idx, write_image_folder, tpu_vision_home
 from tpu_vision.device import get_backend
 import tpu_vision.learner, tpu_vision.optim, tpu_vision.export   # to_tpu, precision, atomic device-safe export
-from tpu_vision.augment import default_aug
-from fastai.losses import LabelSmoothingCrossEntropyFlat
+from tpu_vision.cli import _learner   # the main job's Learner: `image_dls`, `default_aug(size)`, its loss
 
 def folder(n_train, n_valid):
     "Fashion-MNIST's first `n_train` training and `n_valid` test images as PNG folders, written once"
@@ -77,11 +76,11 @@ def stock(path, out, dev):
     return learn, et.times
 
 def ours(path, out, dev, cache=False):
-    kw = {} if args.workers is None or cache else dict(num_workers=args.workers)
-    if cache: kw['cache'] = True
-    dls = image_dls(path, size=args.size, bs=args.bs, batch_tfms=default_aug(args.size), device='cpu', verbose=False, **kw)
-    learn = vision_learner(dls, arch, pretrained=False, metrics=accuracy, path=out,
-                           loss_func=LabelSmoothingCrossEntropyFlat(eps=0.1)).to_tpu(args.device)
+    # `--workers` reaches `image_dls` through `default_workers()`; the cache has no worker processes
+    if args.workers is not None: os.environ['TPU_VISION_WORKERS'] = str(args.workers)
+    learn = _learner(path, arch, args.size, args.bs, aug=True, pretrained=False, verbose=False, cache=cache)
+    learn.path = out
+    learn = learn.to_tpu(args.device)
     et = EpochTimes()
     with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr, cbs=et)
     learn.to_cpu(); learn.export('model.pkl')
