@@ -186,8 +186,9 @@ def _fit(learn, epochs, lr, pretrained, quiet, bars):
         if quiet or not bars: ctx.enter_context(learn.no_bar())
         if quiet: ctx.enter_context(learn.no_logging())
         elif not bars: ctx.enter_context(epoch_lines(learn))
-        if pretrained: learn.fine_tune(epochs, lr or 2e-3)
-        else: learn.fit_one_cycle(epochs, lr or 3e-3)
+        cbs = None if getattr(learn, 'parallel', None) else _stop_if_interrupted()  # a replica's parent stops it
+        if pretrained: learn.fine_tune(epochs, lr or 2e-3, cbs=cbs)
+        else: learn.fit_one_cycle(epochs, lr or 3e-3, cbs=cbs)
 
 # %% ../nbs/10_cli.ipynb #30c13658
 def _summary(learn) -> dict:
@@ -471,8 +472,11 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 # %% ../nbs/10_cli.ipynb #abb5303f
+_SIGINT = []  # the Ctrl-Cs `_quiet_interrupt` saw during this command
+
 def _quiet_interrupt(signum, frame):
-    "On SIGINT: raise `KeyboardInterrupt`, and silence the destructors of the objects it leaves half-built"
+    "On SIGINT: note it, raise `KeyboardInterrupt`, and silence the destructors of the objects it leaves half-built"
+    _SIGINT.append(signum)
     sys.unraisablehook = lambda u: None  # the process is ending: a traceback from such a destructor is noise
     raise KeyboardInterrupt
 
@@ -482,10 +486,22 @@ def _on_interrupt(handler):
     if handler is None or threading.current_thread() is not threading.main_thread(): return None
     return signal.signal(signal.SIGINT, handler)
 
+# %% ../nbs/10_cli.ipynb #8a386ba1
+def _stop_if_interrupted():
+    "A callback for `fit` that raises `KeyboardInterrupt` before the next batch, and at the end, once `_SIGINT` is set"
+    from fastai.callback.core import Callback   # here: `tpu-vision --help` must not import fastai
+    class StopIfInterrupted(Callback):
+        order = -100  # before every other callback
+        def _check(self):
+            if _SIGINT: raise KeyboardInterrupt
+        before_batch = after_fit = _check
+    return StopIfInterrupted()
+
 # %% ../nbs/10_cli.ipynb #11950831
 def main(argv=None):
     "Entry point of the `tpu-vision` console command"
     a = parser().parse_args(argv)
+    _SIGINT.clear()
     old = _on_interrupt(_quiet_interrupt)
     try: return a.func(a) or 0
     except KeyboardInterrupt as e: msg,code = str(e) or 'interrupted',130
