@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run HERE (a machine with pip and the Debian Fashion-MNIST package), before a lent GPU's one call:
 # downloads the Python 3.12 wheels that the GPU machine lacks (fastai and what it imports, at the versions the tests
-# run with) into .whl/ and copies the Fashion-MNIST IDX files into .gpu_data/fashion_mnist_idx/. Both folders are git-ignored; about 33 MB in all.
+# run with) into .whl/ and copies the Fashion-MNIST IDX files into .gpu_data/fashion_mnist_idx/.
+# Both folders are git-ignored; about 33 MB in all.
 # Then, with the `device` tool: run(command="bash bench/gpu/case_c.sh", carry=[".whl", ".gpu_data"], timeout_s=540),
 # and, time allowing, the same with "bash bench/gpu/recipes.sh".
 set -euo pipefail

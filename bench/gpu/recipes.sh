@@ -3,8 +3,6 @@
 # Fashion-MNIST (resnet18, 32 px, 5 epochs; issue 13's target)? bench/recipe.py's variants side by side, bs 256.
 # Log and JSON land in $OUT. About 5 minutes; VARIANTS=... and BS=... change what runs.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 TPU_VISION_HOME=$PWD/.gpu_data
+source "$(dirname "$0")/env.sh"
 timeout 520 python3 bench/recipe.py --device cuda --n-train 60000 --n-valid 10000 --epochs 5 --bs "${BS:-256}" \
   --variants "${VARIANTS:-fastai,light_ls,fastai_ls}" --json "${OUT:-/tmp}/recipe_gpu.json" 2>&1 | tee "${OUT:-/tmp}/recipe_gpu.log"
