@@ -6,7 +6,8 @@ Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
 # %% ../nbs/07_parallel.ipynb #33e07d3e
 from __future__ import annotations
-import os, sys, random, shutil, tempfile, threading, traceback, multiprocessing
+import os, sys, random, shutil, tempfile, threading, traceback, multiprocessing, faulthandler
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from copy import deepcopy
 import torch
@@ -19,7 +20,7 @@ from .data import static_shapes, shard, tpu_dl
 from .learner import TO_TPU_MULTI, TPUCallback, EpochMetric, DeviceAvgLoss, DeviceSmoothLoss, _n_items
 
 # %% auto #0
-__all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'Parallel']
+__all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'ReplicaCrash', 'Parallel']
 
 # %% ../nbs/07_parallel.ipynb #d403fce2
 def local_devices(env=None, # environment (default `os.environ`)
@@ -158,6 +159,7 @@ class ReplicaCallback(TPUCallback):
 _JOBS = {}
 
 class ReplicaError(RuntimeError): "A replica of a parallel run raised; the message holds its traceback"
+class ReplicaCrash(ReplicaError): "A replica's process died without a Python error: killed by a signal"
 
 def _replica_dls(dls, world_size, rank, seed):
     "`dls` for replica `rank`: fixed shapes, the global batch split over the replicas, a shard of every loader"
@@ -195,6 +197,7 @@ def _setup_child(tmp):
         if getattr(sys, '_tpu_vision_child', None) == tmp: return
         _to_console()
         sys.stdout = sys.stderr = open(Path(tmp)/'log', 'a', buffering=1)
+        faulthandler.enable(sys.stderr, all_threads=True)  # a native crash prints where each thread was
         if not isinstance(_device._cache, _LocalCache): _device._cache = _LocalCache(_device._cache)
         sys._tpu_vision_child = tmp
 
@@ -269,6 +272,10 @@ def _relay(path, out, stop):
 # %% ../nbs/07_parallel.ipynb #5bf0065c
 def _errors(tmp): return {int(p.stem.split('-')[1]):p.read_text() for p in sorted(Path(tmp).glob('error-*.txt'))}
 def _torchelastic(): return 'TORCHELASTIC_RUN_ID' in os.environ
+_CRASH = ("a replica's process died without a Python error, killed by a signal: a crash in the XLA runtime (its "
+    "stack, from faulthandler, is printed above; XLA:CPU also ends the process when a replica waits over 10 s in a "
+    "collective for one that stopped) or the out-of-memory killer (see `dmesg`). This Learner's weights "
+    "are those it had before the call: run it again; if it crashes again, run it on one device (`to_tpu()`) to find the error.")
 _STARTED = ("the XLA runtime is already in use in this process (a tensor was put on an XLA device, e.g. by "
     "`to_tpu()` or `image_dls(device=None)` with PJRT_DEVICE set), so torch_xla cannot launch replicas from it. "
     "Restart the kernel (or script) and call `to_tpu(devices=...)` before anything touches XLA; build the "
@@ -293,8 +300,9 @@ def _launch(self:Learner, method:str, *args, **kwargs) -> dict:
             with open(Path(tmp)/'job.pkl', 'wb') as f: cloudpickle.dump(job, f)
         relay.start()
         try: XLABackend.launch(_replica, (key, tmp), par.start_method, n=None if elastic else n)
-        except BaseException:
+        except BaseException as e:
             errs = _errors(tmp)
+            if not errs and isinstance(e, BrokenProcessPool): raise ReplicaCrash(_CRASH) from e
             if not errs: raise
             r,tb = next(iter(errs.items()))
             raise ReplicaError(f"replica {r} of {n} failed, which stopped the run:\n{tb}") from None
