@@ -39,6 +39,7 @@ def decode_image(fn, # image file
 # %% ../nbs/01a_cache.ipynb #825ede3a
 CACHE_FORMAT = 'tpu_vision.cache/1'
 
+# %% ../nbs/01a_cache.ipynb #f7ac5431
 def _rel(scan):
     "The paths of `scan.items` relative to `scan.path` (string slicing: `os.path.relpath` is slow for millions)"
     p = str(scan.path); n = 0 if p == '.' else len(p.rstrip(os.sep))+1
@@ -98,6 +99,7 @@ def _sweep(dest):
 # %% ../nbs/01a_cache.ipynb #e6b9fcf4
 def _cores(): return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
 
+# %% ../nbs/01a_cache.ipynb #ee7d79c8
 def _fsync(fn):
     with open(fn, 'rb+') as f: os.fsync(f.fileno())
 

@@ -99,6 +99,7 @@ def _marker(dest):
 # %% ../nbs/01_data.ipynb #fbe108dd
 def _package_file(name): return Path(str(importlib.resources.files('tpu_vision')))/'data'/name
 
+# %% ../nbs/01_data.ipynb #75fbf7c1
 def sample_data(dest=None, # where to write it (default: `tpu_vision_home()/'fashion_mnist_sample'`)
                ) -> Path:
     "Folder of the Fashion-MNIST sample shipped in the package: 10 classes, 100 train + 30 valid 28 px images each"
@@ -153,6 +154,7 @@ def to_rgb(im:Image.Image) -> Image.Image:
 # %% ../nbs/01_data.ipynb #0b3141de
 class BadImageError(ValueError): "An image file that cannot be decoded; the message names the file and what to do"
 
+# %% ../nbs/01_data.ipynb #c65dc71a
 def load_rgb(fn) -> Image.Image:
     "Open image file `fn` as 8-bit RGB by the rules of `to_rgb`; an unreadable file raises `BadImageError` naming it"
     try:
@@ -249,6 +251,7 @@ def report(self:FolderScan, max_rows:int=20) -> str:
 # %% ../nbs/01_data.ipynb #18d4c1e1
 def _class_dirs(root): return sorted(d for d in Path(root).iterdir() if d.is_dir() and not d.name.startswith('.'))
 
+# %% ../nbs/01_data.ipynb #5c814eb2
 def _layout(path, train, valid, valid_pct):
     "(`{split: folder}`, depth of the class folders, `valid_pct`) of the dataset folder `path`"
     if not (path/train).is_dir(): return {train: path},0,ifnone(valid_pct, 0.2)   # one folder per class
@@ -336,8 +339,10 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
 # %% ../nbs/01_data.ipynb #9768ec63
 PAD_TARGET = -100  # the target of padding rows: `nn.CrossEntropyLoss`'s default `ignore_index`
 
+# %% ../nbs/01_data.ipynb #8fdb8f7f
 def _n_inp(dl): return getattr(dl.dataset, 'n_inp', None) or getattr(dl, '_n_inp', 1)
 
+# %% ../nbs/01_data.ipynb #f0605ade
 def _pad_targets(b, rows, n_inp):
     "Batch `b` with the targets (the elements after the first `n_inp`) of `rows` (all if `None`) set to `PAD_TARGET`"
     def pad(t):

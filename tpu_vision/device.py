@@ -25,10 +25,12 @@ GOOGLE_PCI_VENDOR = '0x1ae0'
 TPU_PCI_DEVICES = {'0x0027': 'TPU v2/v3', '0x005e': 'TPU v4', '0x0063': 'TPU v5 lite', '0x0062': 'TPU v5p',
                    '0x006f': 'TPU v6 lite', '0x0076': 'TPU 7x', '0x0056': 'TPU (test)'}
 
+# %% ../nbs/00_device.ipynb #2cbfd933
 def _read(p):
     try: return Path(p).read_text().strip().lower()
     except OSError: return ''
 
+# %% ../nbs/00_device.ipynb #d48b3b0b
 def tpu_chips(root=None) -> list:
     "Kinds of the Google TPU chips on the PCI bus under `root` (default `PCI_ROOT`), e.g. `['TPU v5 lite']*4`"
     root = Path(root or PCI_ROOT)
@@ -39,6 +41,7 @@ def tpu_chips(root=None) -> list:
 # %% ../nbs/00_device.ipynb #902c27ea
 BACKENDS = ('tpu', 'xla', 'cuda', 'mps', 'cpu')
 
+# %% ../nbs/00_device.ipynb #1217b073
 def _installed(name):
     try: return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError): return False
@@ -71,6 +74,7 @@ def _version(pkg):
 
 def _minor(v): return tuple(int(x) for x in v.split('+')[0].split('.')[:2]) if v else None
 
+# %% ../nbs/00_device.ipynb #144aeac2
 def _tpu_holders():
     "PIDs of other processes that have a TPU device file (/dev/accel*, /dev/vfio/*) open"
     pids = set()
@@ -125,6 +129,7 @@ def apply_tensors(f, # what to do to a tensor: `f(t)` replaces `t`
     if isinstance(o, (list,tuple)): return type(o)(apply_tensors(f, v) for v in o)
     return o
 
+# %% ../nbs/00_device.ipynb #1990d88e
 def to_cpu(o):
     "`o` with every tensor in it detached and moved to the CPU"
     return apply_tensors(lambda t: t.detach().cpu(), o)
@@ -140,6 +145,7 @@ def to_dev(o, # tensors, nested as `apply_tensors` takes them
 # %% ../nbs/00_device.ipynb #bf51bd70
 _UMASK = os.umask(0o22); os.umask(_UMASK)   # reading the umask means setting it: done once, at import
 
+# %% ../nbs/00_device.ipynb #7ec1de4a
 def _unwritable(path, e):
     "The error to raise for `e`, raised when making the folder of `path` or a file in it"
     d = next((p for p in path.parents if p.exists()), path.parent)
@@ -293,6 +299,7 @@ def _import_xla():
         why = '\n- '.join(diagnose(env={'PJRT_DEVICE': os.environ.get('PJRT_DEVICE','TPU')})) or str(e)
         raise NoTPUError(f"torch_xla could not be imported ({type(e).__name__}: {e}).\n- {why}") from None
 
+# %% ../nbs/00_device.ipynb #64fcc094
 class NoTPUError(RuntimeError):
     "A TPU (or XLA) backend was asked for and cannot be used; the message says why and what to do"
 
@@ -370,6 +377,7 @@ class TorchTPUBackend(Backend):
 _BACKENDS = {'cpu':CPUBackend, 'cuda':CUDABackend, 'mps':MPSBackend, 'xla':XLABackend, 'tpu':TorchTPUBackend}
 _cache = {}
 
+# %% ../nbs/00_device.ipynb #7ac4c1eb
 def get_backend(device=None, # 'auto'/None, one of `BACKENDS`, a `torch.device`, or a `Backend`
                ) -> Backend:
     "The `Backend` for `device`, found with `find_backend` and created once per process"
@@ -388,6 +396,7 @@ def backend_class(device) -> type:
     if isinstance(device, Backend): return type(device)
     return _BACKENDS[device if isinstance(device, str) and device in _BACKENDS else torch.device(device).type]
 
+# %% ../nbs/00_device.ipynb #df3f2418
 def native(device, # a `torch.device`, its type, or a `Backend`
            op:str, # e.g. 'grid_sample'
           ) -> bool:
@@ -397,6 +406,7 @@ def native(device, # a `torch.device`, its type, or a `Backend`
 # %% ../nbs/00_device.ipynb #65ba6a79
 _CORES_PER_CHIP = {'TPU v2/v3': 2}   # the TPU chips that are more than one XLA device
 
+# %% ../nbs/00_device.ipynb #bfbdf84e
 @patch(cls_method=True)
 def env_device_type(cls:XLABackend, env=None) -> str:
     "The XLA device type `env` (default `os.environ`) asks for: its `PJRT_DEVICE`, else 'TPU' with TPU chips, or 'CPU'"
@@ -414,6 +424,7 @@ def local_device_count(cls:XLABackend, env=None, # environment (default `os.envi
     if kind in ('CUDA','GPU'): return int(env.get('GPU_NUM_DEVICES') or torch.cuda.device_count())
     return int(env.get('CPU_NUM_DEVICES') or os.cpu_count() or 1)
 
+# %% ../nbs/00_device.ipynb #769d7a09
 @patch(cls_method=True)
 def device_count_setting(cls:XLABackend, env=None) -> str:
     "The setting in `env` that fixed XLA:CPU's device count, as `'NAME=value'`; `''` where none did"
@@ -454,11 +465,13 @@ def local_ordinal(self:XLABackend) -> int:
     "This device's index among the devices of this host"
     return self.xr.local_ordinal()
 
+# %% ../nbs/00_device.ipynb #37c950cb
 @patch(as_prop=True)
 def addressable_device_count(self:XLABackend) -> int:
     "The XLA devices this process drives: the replicas that are its threads"
     return self.xr.addressable_runtime_device_count()
 
+# %% ../nbs/00_device.ipynb #c80f2c28
 @patch
 def set_rng(self:XLABackend, seed:int):
     "Seed this device's random number generator"
@@ -487,6 +500,7 @@ def all_reduce_sum(self:XLABackend, t, # a tensor, or a list of tensors (reduced
     for x in t: x.mul_(scale)
     return t
 
+# %% ../nbs/00_device.ipynb #3e28fdae
 @patch
 def rendezvous(self:XLABackend, tag:str='tpu_vision'):
     "Wait until every replica reaches the rendezvous `tag`"
@@ -495,6 +509,7 @@ def rendezvous(self:XLABackend, tag:str='tpu_vision'):
 # %% ../nbs/00_device.ipynb #c678f762
 def _gib(n): return f'{n/2**30:.1f} GiB' if n else 'unknown'
 
+# %% ../nbs/00_device.ipynb #f681ec7e
 def report(device=None) -> dict:
     "Facts about the backend for `device` and the software around it, as a dict"
     b = get_backend(device)
@@ -515,12 +530,14 @@ def describe(device=None):
 _COUNTS = dict(compiles='CompileTime', executions='ExecuteTime', to_host='TransferFromDeviceTime',
                to_device='TransferToDeviceTime')
 
+# %% ../nbs/00_device.ipynb #2917a815
 def _metrics():
     "`torch_xla.debug.metrics` if torch_xla is already in use, else None (never imports it)"
     if sys.modules.get('torch_xla') is None: return None
     import torch_xla.debug.metrics as met
     return met
 
+# %% ../nbs/00_device.ipynb #e5d918cb
 def _snapshot():
     met = _metrics()
     if met is None: return {k:0 for k in _COUNTS}, {}

@@ -67,6 +67,7 @@ def _device_of(m):
     t = next(iter([*m.parameters(), *m.buffers()]), None)
     return None if t is None else t.device
 
+# %% ../nbs/05_distill.ipynb #e699d1ff
 def _classes(dls):
     "`dls.c`, the number of classes, needed to build a model from a name"
     try: return dls.c
@@ -109,6 +110,7 @@ def teacher_modules(self:DistillationCallback) -> list:
     if self.teacher is not None and not isinstance(self.teacher, nn.Module): return []   # a name: see `before_fit`
     return [self.teacher] if self.teacher is not None else _modules_of(self.teacher_func)
 
+# %% ../nbs/05_distill.ipynb #774286ff
 @patch
 def to(self:DistillationCallback, device):
     "Move the teacher's modules and the cached logits to `device`"
@@ -121,6 +123,7 @@ def _student_device(learn):
     d = _device_of(learn.model)
     return d if d is not None else getattr(tpu_backend(learn), 'device', torch.device('cpu'))
 
+# %% ../nbs/05_distill.ipynb #51d62497
 def _where(d): return 'the CPU' if d.type == 'cpu' else str(d)
 
 def _device_error(what, got, want):
@@ -151,6 +154,7 @@ def before_train(self:DistillationCallback):
 # %% ../nbs/05_distill.ipynb #de52c898
 def _n_out(o): return o.shape[-1] if o.ndim else 1
 
+# %% ../nbs/05_distill.ipynb #1d0488fb
 @patch
 def _teacher_logits(self:DistillationCallback):
     "The teacher's logits for this batch: from the cache, or a forward pass under `no_grad`"

@@ -35,6 +35,7 @@ __all__ = ['FORMATS', 'register_arch', 'arch_spec', 'build_model', 'portable_dls
 # %% ../nbs/06_export.ipynb #7c87e5fd
 _ARCHS = {}
 
+# %% ../nbs/06_export.ipynb #87352add
 def _call_args(f, args, kwargs):
     "The arguments of the call `f(*args, **kwargs)`, defaults included, as one dict"
     ba = inspect.signature(f).bind(*args, **kwargs); ba.apply_defaults()
@@ -64,6 +65,7 @@ _NO_ARCH = ("Can't tell how the model was built: build it with a function decora
             "`vision_learner` and a torchvision or timm architecture, or pass "
             "`arch=dict(name=..., source=..., kwargs=...)`")
 
+# %% ../nbs/06_export.ipynb #366b7491
 def _jsonable(spec):
     try: json.dumps(spec)
     except TypeError as e: raise ValueError(f"Architecture {spec['name']!r}: its arguments {spec['kwargs']} must be "
@@ -85,6 +87,7 @@ def arch_spec(learn) -> dict:
 _VISION_ARGS = {'n_out', 'n_in', 'cut', 'concat_pool', 'pool', 'lin_ftrs', 'ps', 'first_bn', 'bn_final', 'lin_first',
                 'y_range'}
 
+# %% ../nbs/06_export.ipynb #2fd16de6
 def build_model(spec:dict) -> nn.Module:
     "A new, untrained model (no download) from an architecture `spec` made by `arch_spec`"
     src,name,kw = spec.get('source'),spec.get('name'),dict(spec.get('kwargs') or {})
@@ -134,12 +137,15 @@ def _importable(cls):
     for k in cls.__qualname__.split('.'): o = getattr(o, k, None)
     return o is cls
 
+# %% ../nbs/06_export.ipynb #aff817e3
 def _ours(o): return type(o).__module__.split('.')[0] == 'tpu_vision'
 
+# %% ../nbs/06_export.ipynb #2f199450
 def _plain_class(o):
     "The first class of `type(o)`'s MRO that is not tpu_vision's and that pickle can find by name"
     return next(c for c in type(o).__mro__ if c.__module__.split('.')[0] != 'tpu_vision' and _importable(c))
 
+# %% ../nbs/06_export.ipynb #1ed2d78a
 def _eval_pipe(pipe):
     "`pipe` without tpu_vision's training-only transforms (they never run at inference)"
     return Pipeline([t for t in pipe.fs if not (_ours(t) and getattr(t, 'split_idx', None) == 0)],
@@ -173,6 +179,7 @@ def _portable(learn):
     res._end_cleanup()
     return res
 
+# %% ../nbs/06_export.ipynb #ef93a9d2
 def _is_master(learn): return not rank_distrib() and getattr(tpu_backend(learn), 'is_master', True)
 
 # %% ../nbs/06_export.ipynb #9c432b20
@@ -188,6 +195,7 @@ def _by_value(pm):
 # %% ../nbs/06_export.ipynb #af9691e2
 _EXPORTING = threading.Lock()   # the by-value registry and the warning filters are global: one export at a time
 
+# %% ../nbs/06_export.ipynb #383cc0fd
 @patch
 def export(self:Learner,
            fname='export.pkl', # in `learn.path`
@@ -205,6 +213,7 @@ def export(self:Learner,
 # %% ../nbs/06_export.ipynb #a60d5e2f
 def _eval_tfms(pipe): return [t for t in pipe.fs if getattr(t, 'split_idx', None) != 0]
 
+# %% ../nbs/06_export.ipynb #aebfa908
 def _activation(loss_func):
     "'softmax', 'sigmoid' or 'none': what `loss_func.activation` does to the model's output"
     act,x = getattr(loss_func, 'activation', None),torch.randn(3, 4)
@@ -219,6 +228,7 @@ def _image_mode(dl):
     types = [t for v in getattr(dl, '_types', {}).values() for t in (v if isinstance(v, (list, tuple)) else [v])]
     return 'L' if any(isinstance(t, type) and issubclass(t, TensorImageBW) for t in types) else 'RGB'
 
+# %% ../nbs/06_export.ipynb #598b0157
 def _opener(dl):
     "'rgb' if `dl` opens images with tpu_vision's `RGBImage` (even unpickled by value), else 'pil' (`PILImage`)"
     tfms = getattr(dl.dataset, 'tfms', None)
@@ -241,6 +251,7 @@ _RESIZE_DOC = dict(crop='centre-crop the largest region with the aspect ratio of
                    squish='resize to `size`, ignoring the aspect ratio',
                    pad='pad ({pad_mode}) to the aspect ratio of `size`, then resize to `size`')
 
+# %% ../nbs/06_export.ipynb #653b9b18
 def _resample(mode): return Image.Resampling(mode).name.lower()
 
 def _describe(t):
@@ -282,6 +293,7 @@ def _open(o, man):
     if man['input'].get('open') == 'rgb': return RGBImage.create(o)
     return (PILImageBW if man['input']['mode'] == 'L' else PILImage).create(o)
 
+# %% ../nbs/06_export.ipynb #e0039c3d
 def _resized(im, pp):
     "PIL image `im` resized, then cropped, as the manifest's preprocessing `pp` says"
     r = pp['resize']
@@ -311,6 +323,7 @@ def _test_images(d, hw, resizes=True):
     for fn,(W,H) in zip(fns, sizes): Image.fromarray(rs.randint(0, 256, (H, W, 4), dtype=np.uint8), 'RGBA').save(fn)
     return fns
 
+# %% ../nbs/06_export.ipynb #8edf04d0
 def _levels(x, pp):
     "Normalised batch `x` back in pixel levels"
     mean,std = (torch.tensor(pp[k]).view(1, -1, 1, 1) for k in ('mean', 'std'))
@@ -347,6 +360,7 @@ def _stats(tfms, c):
     res = [[round(float(v), 7) for v in to_cpu(getattr(nm[0], k)).flatten()] for k in ('mean', 'std')]
     return [v*c if len(v) == 1 else v for v in res]
 
+# %% ../nbs/06_export.ipynb #3288d928
 def _steps(mode, op, pp, h, w):
     "The preprocessing `pp` in words"
     r = pp['resize']; H,W = r['size']
@@ -391,6 +405,7 @@ _CHOICES = {'input.mode': ('RGB', 'L'), 'input.open': ('pil', 'rgb'), 'preproces
             'output.activation': ('softmax', 'sigmoid', 'none')}
 _DEFAULTS = {'input.open': 'pil'}   # manifests before 'open' existed were read with PIL
 
+# %% ../nbs/06_export.ipynb #5f6e61d6
 def _get(man, key, src):
     "Field `key` ('a.b.c') of manifest `man`, or a `ValueError` naming it and the file `src`"
     o = man
@@ -401,12 +416,14 @@ def _get(man, key, src):
         o = o[k]
     return o
 
+# %% ../nbs/06_export.ipynb #b7dad519
 def _bad(src, k, why): return ValueError(f"{src}: manifest field '{k}' {why}; re-export the model or fix the field")
 
 # %% ../nbs/06_export.ipynb #a0bc15aa
 def _sizes_ok(v, n=2): return isinstance(v, list) and len(v) == n and all(isinstance(o, int) and o > 0 for o in v)
 def _nums_ok(v): return isinstance(v, list) and all(isinstance(o, (int, float)) and not isinstance(o, bool) for o in v)
 
+# %% ../nbs/06_export.ipynb #82700dee
 def _check_fields(man, src):
     "Raise if manifest `man` lacks a field `Predictor` reads or has a value it does not know"
     if not isinstance(man, dict): raise ValueError(f"{src}: the manifest is a {type(man).__name__}, not a JSON object")
@@ -473,6 +490,7 @@ def get_preds(self:Predictor,
     items = list(items)
     return torch.cat([self.activation(self(self.preprocess(items[i:i+bs]))) for i in range(0, len(items), bs)])
 
+# %% ../nbs/06_export.ipynb #21aba9ab
 @patch
 def predict(self:Predictor, item):
     "`(label, index, probabilities)` of one image, as `Learner.predict`; a sigmoid output: the labels over `thresh`"
@@ -506,6 +524,7 @@ def _check_rebuild(model, man):
                                   "else (a different head or `y_range`?): pass `arch=` with every argument the model "
                                   "was built with")
 
+# %% ../nbs/06_export.ipynb #821e29e5
 def _write_json(fname, obj): return atomic_write(fname, lambda p: Path(p).write_text(json.dumps(obj, indent=1)))
 def _example(man, bs=2): return torch.randn(bs, *man['input']['shape'][1:])
 
@@ -540,6 +559,7 @@ def _exists(fname, what):
     if not fname.exists(): raise FileNotFoundError(f"{fname}: no such file; {what}")
     return fname
 
+# %% ../nbs/06_export.ipynb #13b1cd07
 def _parse(text, fname, how):
     "The manifest `text` found in `fname`, parsed and checked (`how`: the function that writes such files)"
     if not text: raise ValueError(f"{fname} has no tpu_vision manifest in its metadata: was it written by `{how}`?")
@@ -647,6 +667,7 @@ def _tq():
         raise ImportError(f"int8 export uses `torch.ao.quantization`, which this torch ({torch.__version__}) does not "
                           f"have ({e}): use torch 2.9 (as torch_xla 2.9 does), or quantize with torchao") from None
 
+# %% ../nbs/06_export.ipynb #7e10afe2
 def quantize_dynamic(model) -> nn.Module:
     "A CPU copy of `model` whose `nn.Linear` layers have int8 weights and quantize their inputs on the fly"
     tq,_ = _tq()
@@ -734,6 +755,7 @@ FORMATS = ('pkl', 'safe', 'onnx', 'int8')
 _OUT = dict(pkl='.export.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt')
 _GIVE = 'give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`'
 
+# %% ../nbs/06_export.ipynb #3262749b
 def _from_pkl(src, format, out, calib, method):
     "Load the Learner exported to `src` and export it again as `format` to `out`"
     with warnings.catch_warnings():

@@ -73,6 +73,7 @@ def to_bf16(self:Learner):
 # %% ../nbs/04_optim.ipynb #5947db37
 PRECISIONS = ('auto', 'fp32', 'bf16', 'fp16')
 
+# %% ../nbs/04_optim.ipynb #dfe3e222
 def apply_precision(learn,
                     precision:str='auto', # one of `PRECISIONS`
                    ):
@@ -155,6 +156,7 @@ def checkpointed(module, # the block to run
 # %% ../nbs/04_optim.ipynb #5ddd48db
 _CONTAINERS = (nn.Sequential, nn.ModuleList)
 
+# %% ../nbs/04_optim.ipynb #5de39f37
 def find_blocks(model:nn.Module) -> list:
     "The repeated blocks of `model`: children of a `Sequential`/`ModuleList` that has several children of their class"
     out = []
@@ -234,6 +236,7 @@ def after_step(self:SkipNonFinite):
 # %% ../nbs/04_optim.ipynb #1fb206cb
 class NonFiniteWarning(UserWarning): "Training was stopped by `SkipNonFinite`"
 
+# %% ../nbs/04_optim.ipynb #7e96beb7
 @patch
 def before_validate(self:SkipNonFinite): self.check()
 

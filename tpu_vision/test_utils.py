@@ -43,6 +43,7 @@ def make_folder(n_train:int=24, n_valid:int=10, # images per class in `train/` a
             for i in range(n): _noise_png(rng, c, cols[c], size, i if mixed else None).save(d/f'{i:03d}.png')
     return root
 
+# %% ../nbs/97_test_utils.ipynb #0de30c50
 def _noise_png(rng, c, col, size, i=None):
     "Image of class `c`: channel `c` raised; or (`i`, for `mixed`) colour `col` plus noise in an odd size and mode"
     if i is None:
@@ -67,6 +68,7 @@ def synth(n:int=48, # items
     x[torch.arange(n), y] += 0.7
     return [(x[i], y[i]) for i in range(n)]
 
+# %% ../nbs/97_test_utils.ipynb #dffe8b7f
 def synth_dls(bs:int=8, # batch size
               n:int=48, n_valid:int=16, # training and validation items
               **kwargs, # more `DataLoaders.from_dsets` arguments
@@ -74,6 +76,7 @@ def synth_dls(bs:int=8, # batch size
     "fastai `DataLoaders` of `synth` data: `n` training and `n_valid` validation items, no worker processes"
     return DataLoaders.from_dsets(synth(n), synth(n_valid, seed=1), bs=bs, num_workers=0, **kwargs)
 
+# %% ../nbs/97_test_utils.ipynb #9b59ab34
 def synth_learner(model=None, **kwargs) -> Learner:
     "A `Learner` of `model` (default `tiny()`) on `synth_dls()`"
     return Learner(synth_dls(), model or tiny(), loss_func=CrossEntropyLossFlat(), **kwargs)
@@ -91,6 +94,7 @@ def sample_dls(bs:int=100, # batch size
 # %% ../nbs/97_test_utils.ipynb #9d289ff2
 ROOT = Path(__file__).resolve().parents[1] if '__file__' in globals() else Path.cwd().parent   # the repository
 
+# %% ../nbs/97_test_utils.ipynb #49af8688
 def run_py(code:str, # Python source, run with `python -c`
            env:dict|None=None, # environment variables to add (or override)
            block=(), # modules the process cannot import (`sys.modules[m] = None`), e.g. `('torch_xla',)`
@@ -103,6 +107,7 @@ def run_py(code:str, # Python source, run with `python -c`
     if check: assert r.returncode == 0, f"exit {r.returncode}:\n{r.stderr[-2000:]}"
     return r
 
+# %% ../nbs/97_test_utils.ipynb #66e864ab
 def last_line(r:subprocess.CompletedProcess) -> str:
     "The last line `r` printed, or 'error: ' and the last line of its stderr when it failed"
     if r.returncode: return 'error: ' + (r.stderr.strip().splitlines() or [''])[-1]
