@@ -275,7 +275,8 @@ def _torchelastic(): return 'TORCHELASTIC_RUN_ID' in os.environ
 _CRASH = ("a replica's process died without a Python error, killed by a signal: a crash in the XLA runtime (its "
     "stack, from faulthandler, is printed above; XLA:CPU also ends the process when a replica waits over 10 s in a "
     "collective for one that stopped) or the out-of-memory killer (see `dmesg`). This Learner's weights "
-    "are those it had before the call: run it again; if it crashes again, run it on one device (`to_tpu()`) to find the error.")
+    "are those it had before the call: run it again; if it crashes again, run it on one device (`to_tpu()`) to find "
+    "the error.")
 _STARTED = ("the XLA runtime is already in use in this process (a tensor was put on an XLA device, e.g. by "
     "`to_tpu()` or `image_dls(device=None)` with PJRT_DEVICE set), so torch_xla cannot launch replicas from it. "
     "Restart the kernel (or script) and call `to_tpu(devices=...)` before anything touches XLA; build the "
