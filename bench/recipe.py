@@ -4,21 +4,22 @@
     python bench/recipe.py                                    # 10 000 / 5 000 Fashion-MNIST images, 3 epochs, eager CPU
     python bench/recipe.py --n-train 60000 --n-valid 10000 --epochs 5 --variants light_ls  # the full data set
 
-Each variant is a batch augmentation and a loss; everything else is the main job's (`image_dls(cache=True)` at 32 px,
-resnet18 from scratch, `fit_one_cycle(epochs, 3e-3)`, bs 64). Prints accuracy on the whole validation set and seconds
-per variant. A benchmark, not a test: it measures why `default_aug` (02_augment) and the CLI's
-label smoothing are the defaults.
+Each variant is a batch augmentation, a loss and maybe a model change (`stem_pool=False`, 03a_models); everything else
+is the main job's (`image_dls(cache=True)` at 32 px, resnet18 from scratch, `fit_one_cycle(epochs, 3e-3)`, bs 64).
+Prints accuracy on the whole validation set and seconds per variant, and a line per epoch. A benchmark, not a test: it
+measures why `default_aug` (02_augment) and the CLI's label smoothing are the defaults.
 """
 import argparse, json, os, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-VARIANTS = {  # name: (aug_transforms keywords, label smoothing)
+VARIANTS = {  # name: (aug_transforms keywords, label smoothing[, vision_learner keywords])
     'fastai':    (dict(), 0.),                                        # fastai's aug_transforms(), cross-entropy
     'fastai_ls': (dict(), 0.1),
     'light':     (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.),
     'light_ls':  (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.1),  # the main job's: `default_aug(size)` at <= 64 px
     'flip_ls':   (dict(max_rotate=0., max_warp=0., max_lighting=0., max_zoom=1.), 0.1),
+    'light_ls_nopool': (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.1, dict(stem_pool=False)),  # 03a_models
 }
 p = argparse.ArgumentParser()
 p.add_argument('--n-train', type=int, default=10000); p.add_argument('--n-valid', type=int, default=5000)
@@ -31,7 +32,7 @@ p.add_argument('--json', default=None, help='also write the results to this JSON
 args = p.parse_args()
 
 import numpy as np, torch, random
-from fastai.vision.all import accuracy, models, CrossEntropyLossFlat, LabelSmoothingCrossEntropyFlat
+from fastai.vision.all import Callback, accuracy, models, CrossEntropyLossFlat, LabelSmoothingCrossEntropyFlat
 from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, _idx_dir, read_idx, write_image_folder, tpu_vision_home, image_dls
 from tpu_vision.augment import aug_transforms
 from tpu_vision.models import vision_learner
@@ -45,19 +46,27 @@ def folder(n_train, n_valid):
               for (s,(xf,yf)),n in zip(FASHION_FILES.items(), (args.n_train, args.n_valid))}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker='e2e')
 
+class EpochLine(Callback):
+    "One line per epoch (after the `Recorder`'s), so that a long run shows where it is"
+    order = 60
+    def __init__(self, name, t0): self.label,self.t0 = name,t0
+    def after_epoch(self): print(f"  {self.label} epoch {self.epoch}: {[round(float(v), 4) for v in self.recorder.values[-1]]} "
+                                 f"({time.perf_counter()-self.t0:.0f} s)", flush=True)
+
 def recipe(name):
-    kw,ls = VARIANTS[name]
-    return aug_transforms(**kw), (LabelSmoothingCrossEntropyFlat(eps=ls) if ls else CrossEntropyLossFlat())
+    kw,ls,*lkw = VARIANTS[name]
+    loss = LabelSmoothingCrossEntropyFlat(eps=ls) if ls else CrossEntropyLossFlat()
+    return aug_transforms(**kw), loss, (lkw[0] if lkw else {})
 
 path,rows = folder(args.n_train, args.n_valid),{}
 for name in args.variants.split(','):
     torch.manual_seed(args.seed); np.random.seed(args.seed); random.seed(args.seed)
     t0 = time.perf_counter()
-    tfms,loss = recipe(name)
+    tfms,loss,lkw = recipe(name)
     dls = image_dls(path, size=args.size, bs=args.bs, batch_tfms=tfms, device='cpu', verbose=False, cache=True)
-    learn = vision_learner(dls, getattr(models, args.arch), pretrained=False, metrics=accuracy, loss_func=loss)
+    learn = vision_learner(dls, getattr(models, args.arch), pretrained=False, metrics=accuracy, loss_func=loss, **lkw)
     learn = learn.to_tpu(args.device)
-    with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr)
+    with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr, cbs=EpochLine(name, t0))
     acc = float(learn.recorder.values[-1][learn.recorder.metric_names[1:].index('accuracy')])
     rows[name] = dict(accuracy=acc, wall_s=round(time.perf_counter()-t0, 1),
                       per_epoch=[float(v[learn.recorder.metric_names[1:].index('accuracy')]) for v in learn.recorder.values])

@@ -108,6 +108,17 @@ def _check_size(arch, size):
     name = getattr(arch, '__name__', arch)
     raise UsageError(f"--size {size}: {name} can't take {size}x{size} images ({why}); try --size {ok}")
 
+# %% ../nbs/10_cli.ipynb #085a7421
+def _check_stem(arch):
+    "A `UsageError` when `arch`'s stem has no max-pool for `--no-stem-pool` to drop"
+    from tpu_vision.models import drop_stem_pool
+    m = _probe(arch)
+    if m is None: return
+    try: drop_stem_pool(m)
+    except ValueError as e:
+        raise UsageError(f"--no-stem-pool: {str(e).split(': ', 1)[1].split(';')[0]}; drop the option, or use a ResNet "
+                         "(--arch resnet18)") from None
+
 # %% ../nbs/10_cli.ipynb #a22dc5a9
 def _folder(name):
     "The dataset folder: a path, 'sample' (the embedded Fashion-MNIST subset) or 'fashion-mnist' (the full set)"
@@ -120,13 +131,14 @@ def _folder(name):
     return p
 
 # %% ../nbs/10_cli.ipynb #3ca277d4
-def _check_train(folder, arch, epochs, bs, size, lr, device, devices):
+def _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool=True):
     "Check every argument of `train`; the architecture, the number of replicas and the folder"
     _check_numbers(epochs, bs, size, lr)
     check_device(device)
     n = _check_devices(devices, device, bs)
     arch = _arch(arch)
     _check_size(arch, size)
+    if not stem_pool: _check_stem(arch)
     return arch, n, _folder(folder)
 
 # %% ../nbs/10_cli.ipynb #34c739af
@@ -168,7 +180,7 @@ def epoch_lines(learn):
     finally: learn.logger = old
 
 # %% ../nbs/10_cli.ipynb #dc7613dc
-def _learner(path, arch, size, bs, aug, pretrained, verbose, cache=False):
+def _learner(path, arch, size, bs, aug, pretrained, verbose, cache=False, stem_pool=True):
     "`vision_learner` with accuracy and error rate on `image_dls(path)`, built on the CPU (`to_tpu` moves it)"
     from fastai.vision.all import accuracy, error_rate, LabelSmoothingCrossEntropyFlat
     from tpu_vision.data import image_dls
@@ -177,7 +189,7 @@ def _learner(path, arch, size, bs, aug, pretrained, verbose, cache=False):
     dls = image_dls(path, size=size, bs=bs, batch_tfms=default_aug(size) if aug else None, device='cpu',
                     verbose=verbose, cache=cache)
     return vision_learner(dls, arch, pretrained=pretrained, metrics=[accuracy, error_rate],
-                          loss_func=LabelSmoothingCrossEntropyFlat(eps=0.1))
+                          loss_func=LabelSmoothingCrossEntropyFlat(eps=0.1), stem_pool=stem_pool)
 
 # %% ../nbs/10_cli.ipynb #73ec86ce
 def _fit(learn, epochs, lr, pretrained, quiet, bars):
@@ -218,14 +230,15 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
           bars:bool|None=None, # progress bars (True) or one plain line per epoch (False); default: bars on a terminal
           precision:str='auto', # 'auto' (bf16 where the device computes it fast), 'fp32', 'bf16' or 'fp16' (04_optim)
           cache:bool=False, # train from a decoded-image cache, batches sliced from it (01a_cache)
+          stem_pool:bool=True, # False: no max-pool in a ResNet's stem, for small images (03a_models' `drop_stem_pool`)
          ) -> dict:
     "Train `arch` on `folder`, export it to `out/model.pkl` unless it diverged; the run's summary (the CLI's `--json`)"
     import time
     import tpu_vision.export, tpu_vision.parallel, tpu_vision.optim  # atomic export; `to_tpu(devices=, precision=)`
     t0 = time.time()
-    arch_fn,n,path = _check_train(folder, arch, epochs, bs, size, lr, device, devices)
+    arch_fn,n,path = _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool)
     with out_lock(out) as out:
-        learn = _learner(path, arch_fn, size, bs, aug, pretrained, verbose=not quiet, cache=cache)
+        learn = _learner(path, arch_fn, size, bs, aug, pretrained, verbose=not quiet, cache=cache, stem_pool=stem_pool)
         learn = learn.to_tpu(None if device == 'auto' else device, devices=n, precision=precision)
         _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars)
         res = dict(_summary(learn), epochs=epochs, arch=arch, size=size, bs=bs, export=None)
@@ -264,7 +277,8 @@ def _train(a):
     try:
         with redirect_stdout(sys.stderr) if a.json else nullcontext():  # stdout: the JSON only
             r = train(a.folder, a.arch, a.epochs, a.bs, a.size, a.lr, a.device, a.out, a.pretrained, not a.no_aug,
-                      quiet=a.json, devices=a.devices, precision=a.precision, cache=a.cache)
+                      quiet=a.json, devices=a.devices, precision=a.precision, cache=a.cache,
+                      stem_pool=not a.no_stem_pool)
     except BaseException as e:
         if _interrupted(e): raise KeyboardInterrupt(f'interrupted; {_left(model, before)}') from None
         raise
@@ -413,6 +427,8 @@ def _train_parser(sub):
     t.add_argument('--cache', action='store_true', help='decode the images once into a cache (under $TPU_VISION_HOME) '
                    "and batch them by slicing: a faster input pipeline; images are squished to --size (the files' "
                    "Resize crops the centre of non-square ones; the same for square images) (01a_cache)")
+    t.add_argument('--no-stem-pool', action='store_true', help='ResNets: no max-pool in the stem, so every stage works '
+                   'at twice the resolution: more accurate on small images, more compute (03a_models)')
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 

@@ -78,6 +78,7 @@ def arch_spec(learn) -> dict:
     m,arch = get_model(learn.model),getattr(learn, 'arch', None)
     if isinstance(getattr(m, '_arch', None), dict): return _jsonable(m._arch)
     kw = dict(n_out=getattr(learn, 'n_out', None), **({'n_in': learn.n_in} if hasattr(learn, 'n_in') else {}))
+    if getattr(m, 'stem_pool', True) is False: kw['stem_pool'] = False  # 03a_models' `drop_stem_pool`
     if isinstance(arch, str): return _jsonable(dict(name=arch, source='timm', kwargs=kw))
     if callable(arch) and getattr(arch, '__module__', '').startswith('torchvision.models'):
         return _jsonable(dict(name=arch.__name__, source='torchvision', kwargs=kw))
@@ -85,7 +86,7 @@ def arch_spec(learn) -> dict:
 
 # %% ../nbs/06_export.ipynb #0c5d7f83
 _VISION_ARGS = {'n_out', 'n_in', 'cut', 'concat_pool', 'pool', 'lin_ftrs', 'ps', 'first_bn', 'bn_final', 'lin_first',
-                'y_range'}
+                'y_range', 'stem_pool'}
 
 # %% ../nbs/06_export.ipynb #2fd16de6
 def build_model(spec:dict) -> nn.Module:
@@ -99,11 +100,15 @@ def build_model(spec:dict) -> nn.Module:
     if src in ('torchvision', 'timm') and set(kw) - _VISION_ARGS:
         raise ValueError(f"Architecture {name!r}: arguments {sorted(set(kw) - _VISION_ARGS)} are not allowed; a {src} "
                          f"architecture takes {sorted(_VISION_ARGS)}")
+    if src not in ('torchvision', 'timm'):
+        raise ValueError(f"Architecture source {src!r} of {name!r}: expected 'registered', 'torchvision' or 'timm'")
+    from tpu_vision.models import drop_stem_pool
+    pool = kw.pop('stem_pool', True)
     if src == 'torchvision':
         import torchvision
-        return create_vision_model(torchvision.models.get_model_builder(name), pretrained=False, **kw)
-    if src == 'timm': return create_timm_model(name, pretrained=False, **kw)[0]
-    raise ValueError(f"Architecture source {src!r} of {name!r}: expected 'registered', 'torchvision' or 'timm'")
+        m = create_vision_model(torchvision.models.get_model_builder(name), pretrained=False, **kw)
+    else: m = create_timm_model(name, pretrained=False, **kw)[0]
+    return m if pool else drop_stem_pool(m)
 
 # %% ../nbs/06_export.ipynb #b7bc6b81
 _RUNTIME = (type(threading.Lock()), type(threading.RLock()), threading.Thread, threading.Event, threading.Condition,

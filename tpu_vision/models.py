@@ -24,7 +24,8 @@ from .device import *
 
 # %% auto #0
 __all__ = ['ARCHS', 'MissingWeights', 'pretrained_url', 'pretrained_path', 'find_pretrained', 'no_downloads', 'TimmBodyNCHW',
-           'vision_learner', 'tiny_cnn', 'find_arch', 'efficientnet_lite0_to_timm', 'efficientnet_lite0_weights']
+           'drop_stem_pool', 'vision_learner', 'tiny_cnn', 'find_arch', 'efficientnet_lite0_to_timm',
+           'efficientnet_lite0_weights']
 
 # %% ../nbs/03a_models.ipynb #6785c11a
 class MissingWeights(FileNotFoundError):
@@ -174,7 +175,31 @@ def _fix_body(model):
     if type(b) is TimmBody and getattr(b.model, 'output_fmt', 'NCHW') == 'NHWC': b.__class__ = TimmBodyNCHW
     return model
 
-def _fix_learn(learn): _fix_body(learn.model); return learn
+# %% ../nbs/03a_models.ipynb #0100ed6d
+def _stem(model):
+    "The module whose first children are the stem of fastai vision model `model`'s body"
+    b = model[0] if isinstance(model, nn.Sequential) and len(model) else model
+    return b.model if isinstance(b, TimmBody) else b
+
+# %% ../nbs/03a_models.ipynb #f68c2ab7
+def drop_stem_pool(model:nn.Module, # a fastai vision model (`vision_learner`'s `learn.model`: body, head)
+                  ) -> nn.Module:
+    "`model` without the max-pool of its body's stem (in place): twice the resolution in every stage, for small images"
+    stem = _stem(model)
+    first = list(stem.named_children())[:4]
+    for name,m in first:
+        if isinstance(m, nn.MaxPool2d):
+            setattr(stem, name, nn.Identity())
+            model.stem_pool = False  # for 06_export's `arch_spec`: rebuild it without the pool
+            return model
+    raise ValueError(f"drop_stem_pool: {type(stem).__name__}'s stem ({', '.join(type(m).__name__ for _,m in first)}) "
+                     "has no max-pool to drop; stem_pool=False suits ResNets (resnet18..152, xresnet, timm's resnet*)")
+
+# %% ../nbs/03a_models.ipynb #720535a7
+def _fix_learn(learn, stem_pool=True):
+    _fix_body(learn.model)
+    if not stem_pool: drop_stem_pool(learn.model)
+    return learn
 
 # %% ../nbs/03a_models.ipynb #fbd3eca1
 @delegates(_fv.vision_learner)
@@ -184,10 +209,11 @@ def vision_learner(dls, # fastai `DataLoaders`
                    n_out=None, # outputs of the head (default: from `dls`)
                    pretrained=True, # start from weights found on this machine (`find_pretrained`); never downloaded
                    weights=None, # a file of weights, or torchvision weights by name (`'IMAGENET1K_V2'`)
+                   stem_pool=True, # False: no max-pool in a ResNet's stem (`drop_stem_pool`), for small images
                    **kwargs): # more arguments of fastai's `vision_learner` (and timm's `create_model`)
     "fastai's `vision_learner`, with pretrained weights from this machine only (`find_pretrained`), never downloaded"
     if not pretrained:
-        return _fix_learn(_fv.vision_learner(dls, arch, normalize, n_out, pretrained, weights, **kwargs))
+        return _fix_learn(_fv.vision_learner(dls, arch, normalize, n_out, pretrained, weights, **kwargs), stem_pool)
     file = find_pretrained(arch, weights)
     with no_downloads():
         if isinstance(arch, str) and file is not None:
@@ -201,7 +227,7 @@ def vision_learner(dls, # fastai `DataLoaders`
             finally: model_meta.pop(fa, None)
             learn.arch = arch
         else: learn = _fv.vision_learner(dls, arch, normalize, n_out, True, weights, **kwargs)
-    return _fix_learn(learn)
+    return _fix_learn(learn, stem_pool)
 
 # %% ../nbs/03a_models.ipynb #08573895
 def tiny_cnn(pretrained:bool=False, # must be False: there are no weights to load

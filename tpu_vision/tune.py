@@ -26,7 +26,7 @@ __all__ = ['RECIPE', 'METRICS', 'ARCH_CHOICES', 'SIZE_CHOICES', 'trial_config', 
            'trial_resources', 'default_space', 'tune', 'TuneResult', 'best_learner', 'run_search']
 
 # %% ../nbs/08_tune.ipynb #247dde0f
-RECIPE = dict(lr=3e-3, wd=1e-2, arch='resnet18', size=64, aug=1.0, label_smoothing=0.0, bs=64)
+RECIPE = dict(lr=3e-3, wd=1e-2, arch='resnet18', size=64, aug=1.0, label_smoothing=0.1, bs=64)
 METRICS = {'accuracy': 'max', 'error_rate': 'min', 'valid_loss': 'min', 'train_loss': 'min'}
 
 # %% ../nbs/08_tune.ipynb #50e49b1c
@@ -55,10 +55,10 @@ def build_learner(folder, # ImageNet-style image folder (train/<class>/*, valid/
                   pretrained:bool=False, # start from pretrained weights (they must be on this machine: 03a_models)
                  ):
     "The main job's fastai `Learner` for trial `config`, on the CPU"
-    from tpu_vision.augment import aug_transforms
+    from tpu_vision.augment import default_aug
     from tpu_vision.models import vision_learner
     c = trial_config(config)
-    tfms = aug_transforms(mult=c['aug']) if c['aug'] else None
+    tfms = default_aug(int(c['size']), mult=c['aug']) if c['aug'] else None
     dls = image_dls(folder, size=int(c['size']), bs=int(c['bs']), batch_tfms=tfms, num_workers=num_workers,
                     device='cpu', verbose=False)
     ls = c['label_smoothing']
