@@ -32,10 +32,11 @@ p.add_argument('--json', default=None, help='also write the results to this JSON
 args = p.parse_args()
 
 import numpy as np, torch, random
-from fastai.vision.all import Callback, accuracy, models, CrossEntropyLossFlat, LabelSmoothingCrossEntropyFlat
+from fastai.vision.all import accuracy, models, CrossEntropyLossFlat, LabelSmoothingCrossEntropyFlat
 from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, _idx_dir, read_idx, write_image_folder, tpu_vision_home, image_dls
 from tpu_vision.augment import aug_transforms
 from tpu_vision.models import vision_learner
+from tpu_vision.cli import epoch_lines  # one plain line per epoch, as `tpu-vision train` prints
 import tpu_vision.learner, tpu_vision.optim
 
 def folder(n_train, n_valid):
@@ -45,13 +46,6 @@ def folder(n_train, n_valid):
     splits = {s:(read_idx(_idx_dir()/xf)[:n], read_idx(_idx_dir()/yf)[:n])
               for (s,(xf,yf)),n in zip(FASHION_FILES.items(), (args.n_train, args.n_valid))}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker='e2e')
-
-class EpochLine(Callback):
-    "One line per epoch (after the `Recorder`'s), so that a long run shows where it is"
-    order = 60
-    def __init__(self, name, t0): self.label,self.t0 = name,t0
-    def after_epoch(self): print(f"  {self.label} epoch {self.epoch}: {[round(float(v), 4) for v in self.recorder.values[-1]]} "
-                                 f"({time.perf_counter()-self.t0:.0f} s)", flush=True)
 
 def recipe(name):
     kw,ls,*lkw = VARIANTS[name]
@@ -66,7 +60,7 @@ for name in args.variants.split(','):
     dls = image_dls(path, size=args.size, bs=args.bs, batch_tfms=tfms, device='cpu', verbose=False, cache=True)
     learn = vision_learner(dls, getattr(models, args.arch), pretrained=False, metrics=accuracy, loss_func=loss, **lkw)
     learn = learn.to_tpu(args.device)
-    with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr, cbs=EpochLine(name, t0))
+    with learn.no_bar(), epoch_lines(learn): learn.fit_one_cycle(args.epochs, args.lr)
     acc = float(learn.recorder.values[-1][learn.recorder.metric_names[1:].index('accuracy')])
     rows[name] = dict(accuracy=acc, wall_s=round(time.perf_counter()-t0, 1),
                       per_epoch=[float(v[learn.recorder.metric_names[1:].index('accuracy')]) for v in learn.recorder.values])
