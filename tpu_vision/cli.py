@@ -111,13 +111,10 @@ def _check_size(arch, size):
 # %% ../nbs/10_cli.ipynb #085a7421
 def _check_stem(arch):
     "A `UsageError` when `arch`'s stem has no max-pool for `--no-stem-pool` to drop"
-    from tpu_vision.models import drop_stem_pool
+    from tpu_vision.models import _no_stem_pool
     m = _probe(arch)
-    if m is None: return
-    try: drop_stem_pool(m)
-    except ValueError as e:
-        raise UsageError(f"--no-stem-pool: {str(e).split(': ', 1)[1].split(';')[0]}; drop the option, or use a ResNet "
-                         "(--arch resnet18)") from None
+    if m is not None and (why := _no_stem_pool(m)):
+        raise UsageError(f"--no-stem-pool: {why}; drop the option, or use a ResNet (--arch resnet18)")
 
 # %% ../nbs/10_cli.ipynb #a22dc5a9
 def _folder(name):
