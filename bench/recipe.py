@@ -13,13 +13,16 @@ import argparse, json, os, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-VARIANTS = {  # name: (aug_transforms keywords, label smoothing[, vision_learner keywords])
+VARIANTS = {  # name: (aug_transforms keywords, label smoothing[, vision_learner keywords[, extras: lr, zero_init]])
     'fastai':    (dict(), 0.),                                        # fastai's aug_transforms(), cross-entropy
     'fastai_ls': (dict(), 0.1),
     'light':     (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.),
     'light_ls':  (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.1),  # the main job's: `default_aug(size)` at <= 64 px
     'flip_ls':   (dict(max_rotate=0., max_warp=0., max_lighting=0., max_zoom=1.), 0.1),
     'light_ls_nopool': (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.1, dict(stem_pool=False)),  # 03a_models
+    'light_ls_lr1e-2': (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.1, {}, dict(lr=1e-2)),
+    'light_ls_zero':   (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.1, {}, dict(zero_init=True)),
+    'light_ls_zero_lr1e-2': (dict(max_rotate=0., max_warp=0., max_lighting=0.), 0.1, {}, dict(lr=1e-2, zero_init=True)),
 }
 p = argparse.ArgumentParser()
 p.add_argument('--n-train', type=int, default=10000); p.add_argument('--n-valid', type=int, default=5000)
@@ -48,19 +51,27 @@ def folder(n_train, n_valid):
     return write_image_folder(dest, splits, FASHION_CLASSES, marker='e2e')
 
 def recipe(name):
-    kw,ls,*lkw = VARIANTS[name]
+    kw,ls,lkw,extra = (VARIANTS[name] + ({}, {}))[:4]
     loss = LabelSmoothingCrossEntropyFlat(eps=ls) if ls else CrossEntropyLossFlat()
-    return aug_transforms(**kw), loss, (lkw[0] if lkw else {})
+    return aug_transforms(**kw), loss, lkw, extra
+
+def zero_init_residual(model):
+    "Each residual block starts as the identity: its last BatchNorm's scale at 0 (torchvision's `zero_init_residual`)"
+    from torchvision.models.resnet import BasicBlock, Bottleneck
+    for m in model.modules():
+        if isinstance(m, BasicBlock): torch.nn.init.zeros_(m.bn2.weight)
+        elif isinstance(m, Bottleneck): torch.nn.init.zeros_(m.bn3.weight)
 
 path,rows = folder(args.n_train, args.n_valid),{}
 for name in args.variants.split(','):
     torch.manual_seed(args.seed); np.random.seed(args.seed); random.seed(args.seed)
     t0 = time.perf_counter()
-    tfms,loss,lkw = recipe(name)
+    tfms,loss,lkw,extra = recipe(name)
     dls = image_dls(path, size=args.size, bs=args.bs, batch_tfms=tfms, device='cpu', verbose=False, cache=True)
     learn = vision_learner(dls, getattr(models, args.arch), pretrained=False, metrics=accuracy, loss_func=loss, **lkw)
+    if extra.get('zero_init'): zero_init_residual(learn.model)
     learn = learn.to_tpu(args.device)
-    with learn.no_bar(), epoch_lines(learn): learn.fit_one_cycle(args.epochs, args.lr)
+    with learn.no_bar(), epoch_lines(learn): learn.fit_one_cycle(args.epochs, extra.get('lr', args.lr))
     acc = float(learn.recorder.values[-1][learn.recorder.metric_names[1:].index('accuracy')])
     rows[name] = dict(accuracy=acc, wall_s=round(time.perf_counter()-t0, 1),
                       per_epoch=[float(v[learn.recorder.metric_names[1:].index('accuracy')]) for v in learn.recorder.values])

@@ -193,7 +193,8 @@ def drop_stem_pool(model:nn.Module, # a fastai vision model (`vision_learner`'s 
                   ) -> nn.Module:
     "`model` without the max-pool of its body's stem (in place): twice the resolution in every stage, for small images"
     if why := _no_stem_pool(model):
-        raise ValueError(f"drop_stem_pool: {why}; stem_pool=False suits ResNets (resnet18..152, xresnet, timm's resnet*)")
+        raise ValueError(f"drop_stem_pool: {why}; stem_pool=False suits ResNets "
+                         "(resnet18..152, xresnet, timm's resnet*)")
     stem = _stem(model)
     name = next(n for n,m in stem.named_children() if isinstance(m, nn.MaxPool2d))
     setattr(stem, name, nn.Identity())
