@@ -6,9 +6,12 @@ stem's max-pool, NCHW and channels_last, on random batches (the model alone, no 
 
 A benchmark, not a test. Accuracy of the two stems: `python bench/recipe.py --variants light_ls,light_ls_nopool`.
 """
-import argparse, time, torch
+import argparse, sys, time, torch
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from torch import nn
 from fastai.vision.all import create_body, models
+from tpu_vision.models import drop_stem_pool
 p = argparse.ArgumentParser()
 p.add_argument('--bs', type=int, default=64); p.add_argument('--size', type=int, default=32)
 p.add_argument('--threads', type=int, default=2); p.add_argument('--steps', type=int, default=10)
@@ -16,9 +19,9 @@ args = p.parse_args()
 torch.set_num_threads(args.threads); torch.manual_seed(0)
 
 def model(pool):
-    body = create_body(models.resnet18(), pretrained=False)
-    if not pool: body[3] = nn.Identity()      # what drop_stem_pool does to a torchvision ResNet
-    return nn.Sequential(body, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 10))
+    m = nn.Sequential(create_body(models.resnet18(), pretrained=False),
+                      nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 10))
+    return m if pool else drop_stem_pool(m)
 
 for pool in (True, False):
     for cl in (False, True):

@@ -182,21 +182,26 @@ def _stem(model):
     return b.model if isinstance(b, TimmBody) else b
 
 # %% ../nbs/03a_models.ipynb #f68c2ab7
+def _stem_pool(model):
+    "`model`'s stem, its first children, and the name of the max-pool among them (None: it has none)"
+    stem = _stem(model); first = list(stem.named_children())[:4]
+    return stem, first, next((n for n,m in first if isinstance(m, nn.MaxPool2d)), None)
+
+# %% ../nbs/03a_models.ipynb #bbc4c47c
 def _no_stem_pool(model):
     "Why `model`'s stem has no max-pool for `drop_stem_pool` to drop, or None when it has one"
-    stem = _stem(model); first = list(stem.named_children())[:4]
-    if any(isinstance(m, nn.MaxPool2d) for _,m in first): return None
-    return f"{type(stem).__name__}'s stem ({', '.join(type(m).__name__ for _,m in first)}) has no max-pool to drop"
+    stem,first,name = _stem_pool(model)
+    if name is None:
+        return f"{type(stem).__name__}'s stem ({', '.join(type(m).__name__ for _,m in first)}) has no max-pool to drop"
 
 # %% ../nbs/03a_models.ipynb #cd084b70
 def drop_stem_pool(model:nn.Module, # a fastai vision model (`vision_learner`'s `learn.model`: body, head)
                   ) -> nn.Module:
     "`model` without the max-pool of its body's stem (in place): twice the resolution in every stage, for small images"
-    if why := _no_stem_pool(model):
-        raise ValueError(f"drop_stem_pool: {why}; stem_pool=False suits ResNets "
+    stem,_,name = _stem_pool(model)
+    if name is None:
+        raise ValueError(f"drop_stem_pool: {_no_stem_pool(model)}; stem_pool=False suits ResNets "
                          "(resnet18..152, xresnet, timm's resnet*)")
-    stem = _stem(model)
-    name = next(n for n,m in stem.named_children() if isinstance(m, nn.MaxPool2d))
     setattr(stem, name, nn.Identity())
     model.stem_pool = False  # for 06_export's `arch_spec`: rebuild it without the pool
     return model
