@@ -1,10 +1,13 @@
-"""Run every notebook's tests, each with `nbdev-test` in a fresh process (XLA state and compile caches start clean).
+"""Run every notebook's tests as a newcomer would: each notebook copied alone into an empty folder and run there, in a
+fresh venv that holds the built wheel with its `notebooks` extra (tools/wheel_env.sh), not this repository.
 
-TPU_VISION_TEST_FLAGS adds test flags from `tst_flags` (e.g. "slow") that are skipped by default.
+Each runs in a fresh process (XLA state and compile caches start clean) through nbdev's `test_nb`, skipping the cells
+flagged in `tst_flags` (`slow`) as `nbdev-test` does; TPU_VISION_TEST_FLAGS runs some of them too (e.g. "slow").
 """
-import os, subprocess, sys
+import os, shutil, subprocess, sys
 from pathlib import Path
 import pytest
+from conftest import newcomer_env
 
 ROOT = Path(__file__).resolve().parents[1]
 # The slowest first: tools/test.sh runs the notebooks on 2 workers (pytest-xdist), and a long one started last would
@@ -17,12 +20,20 @@ NBS = sorted((p.name for p in (ROOT/'nbs').glob('*.ipynb')), key=lambda n: (SLOW
 # tests run alone, after the others (tools/test.sh runs `-m alone` separately).
 ALONE = {'07_parallel.ipynb'}
 
+RUN = '''import sys
+from nbdev.test import test_nb
+flags = sys.argv[2].split()
+ok, secs = test_nb(sys.argv[1], skip_flags=[f for f in ['slow'] if f not in flags], force_flags=flags, profile=False,
+                   cell_timeout=900)
+print('Success.' if ok else 'Failed.', f'{secs:.0f} s')
+sys.exit(0 if ok else 1)'''
+
 def test_found_notebooks(): assert '00_device.ipynb' in NBS and 'index.ipynb' in NBS, NBS
 
 @pytest.mark.parametrize('nb', [pytest.param(n, marks=pytest.mark.alone) if n in ALONE else n for n in NBS])
-def test_notebook(nb):
-    cmd = [str(Path(sys.executable).parent/'nbdev-test'), nb]
-    if os.environ.get('TPU_VISION_TEST_FLAGS'): cmd += ['--flags', os.environ['TPU_VISION_TEST_FLAGS']]
-    env = {k:v for k,v in os.environ.items() if k not in ('PJRT_DEVICE', 'CPU_NUM_DEVICES')}
-    r = subprocess.run(cmd, cwd=ROOT/'nbs', capture_output=True, text=True, env=env)
+def test_notebook(nb, wheel, tmp_path):
+    "`nb` copied alone into an empty folder runs top to bottom against the installed wheel"
+    shutil.copy(ROOT/'nbs'/nb, tmp_path/nb)
+    r = subprocess.run([str(wheel[1]), '-c', RUN, nb, os.environ.get('TPU_VISION_TEST_FLAGS', '')], cwd=tmp_path,
+                       env=newcomer_env(tmp_path), capture_output=True, text=True)
     assert r.returncode == 0 and 'Success.' in r.stdout, f'{nb} failed:\n{r.stdout[-3000:]}\n{r.stderr[-8000:]}'

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone: set up, check that notebooks and library agree, run every notebook's
-# tests (the XLA path runs on the CPU through PJRT_DEVICE=CPU), build the docs site and test it in Chromium.
+# The whole test suite, from a fresh clone: set up, check that notebooks and library agree, build the wheel and install
+# it in a fresh venv, run every notebook's tests there -- each notebook copied alone into an empty folder, as a user
+# gets it (the XLA path runs on the CPU through PJRT_DEVICE=CPU) -- test the wheel and the CLI from it, build the docs
+# site and test it in Chromium.
 # Extra arguments go to pytest, e.g. `bash tools/test.sh -k device`. TPU_VISION_TEST_FLAGS="slow" adds slow cells.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +20,11 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 fi
 echo "== notebook cell sizes (tools/nb_stats.py)"
 python tools/nb_stats.py --check
-echo "== tests"
+echo "== the wheel, installed in a fresh venv as a newcomer gets it (tools/wheel_env.sh)"
+TPU_VISION_WHEEL=$(bash tools/wheel_env.sh)
+export TPU_VISION_WHEEL TPU_VISION_WHEEL_PYTHON="$PWD/.venv-wheel/bin/python"
+python tools/colab.py --check
+echo "== tests (each notebook copied alone into an empty folder, run against that wheel)"
 # Two workers: most of a notebook's time is one core's (imports, subprocesses, XLA compiles), and the machine has two.
 # Then the tests marked `alone` (XLA replicas: tests/test_notebooks.py says why), with nothing else running.
 # (pytest exits 5 when `"$@"` selects none of a group.)

@@ -1,0 +1,74 @@
+#!/usr/bin/env python
+"""The first cell of every notebook, its "Open in Colab" badge and the metadata that opens a TPU runtime.
+
+    python tools/colab.py          # write them into every notebook of nbs/ (idempotent)
+    python tools/colab.py --check  # exit 1 if a notebook differs (tests/test_colab.py runs the same check)
+
+`CELL` is the one install cell all notebooks share. On Colab it installs tpu_vision with what the notebooks import
+(the `notebooks` extra), keeping the runtime's torch when a torch_xla is published for it and otherwise installing the
+tested pair (torch 2.9 + torch_xla 2.9), after which the session must restart. Before tpu-vision is on PyPI it installs
+from the repository. Anywhere else it does nothing: there you `pip install "tpu-vision[notebooks]"` yourself.
+"""
+import json, re, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+REPO = 'tpu-vision/tpu_vision'
+
+CELL = '''#| hide
+# Colab: installs tpu_vision, keeping the runtime's torch if torch_xla exists for it, else torch 2.9 + torch_xla 2.9
+# (then asks for a restart). Elsewhere it does nothing: `pip install "tpu-vision[notebooks]"` (README, Install).
+import sys, subprocess, importlib.util as iu, importlib.metadata as im
+_GIT = 'git+https://github.com/REPO'   # before the first PyPI release
+def _pip(*a): return subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', *a]).returncode == 0
+def _tv(x, *a): return _pip(f'tpu-vision[{x}]', *a) or _pip(f'tpu-vision[{x}] @ {_GIT}', *a)
+if 'google.colab' in sys.modules and not iu.find_spec('tpu_vision'):
+    tv = im.version('torch').split('+')[0]; xy = '.'.join(tv.split('.')[:2])
+    if iu.find_spec('torch_xla') or _pip(f'torch=={tv}', f'torch_xla[tpu]=={xy}.*'):
+        assert _tv('notebooks', f'torch=={tv}'), 'pip could not install tpu-vision: see its output above'
+    else:
+        assert _tv('notebooks,xla'), 'pip could not install tpu-vision: see its output above'
+        raise RuntimeError(f'torch {tv} has no torch_xla: installed torch 2.9 + torch_xla 2.9. '
+                           'Restart the session (Runtime > Restart session), then run all cells again.')'''.replace('REPO', REPO)
+
+META = {'accelerator': 'TPU', 'colab': {'provenance': [], 'gpuType': 'V5E1'}}
+
+def badge(nb_name):
+    "Markdown for the 'Open in Colab' badge of `nbs/nb_name`"
+    return (f'[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]'
+            f'(https://colab.research.google.com/github/{REPO}/blob/main/nbs/{nb_name})')
+
+def _src(c): return ''.join(c['source'])
+def _is_install(c): return c['cell_type'] == 'code' and _src(c).startswith('#| hide\n# ') and 'google.colab' in _src(c)
+
+def stamp(nb, name):
+    "`nb` with the install cell first, the badge under its title and Colab's TPU metadata"
+    cells = nb['cells']
+    cell = {'cell_type': 'code', 'execution_count': None, 'metadata': {}, 'outputs': [],
+            'source': CELL.splitlines(keepends=True)}
+    if cells and _is_install(cells[0]): cell = {**cells[0], 'source': cell['source']}; cells[0] = cell
+    else: cells.insert(0, cell)
+    if not any('colab-badge.svg' in _src(c) for c in cells):
+        title = next(c for c in cells if c['cell_type'] == 'markdown' and re.match(r'#\s', _src(c)))
+        src = _src(title)
+        m = re.match(r'(#[^\n]*\n(?:\n>[^\n]*\n?)?)', src)
+        head, rest = src[:m.end()], src[m.end():]
+        title['source'] = (head.rstrip('\n') + '\n\n' + badge(name) + ('\n\n' + rest.lstrip('\n') if rest.strip() else '')
+                          ).splitlines(keepends=True)
+    nb['metadata'].update(META)
+    return nb
+
+def notebooks(): return sorted((ROOT/'nbs').glob('*.ipynb'))
+
+def main(check=False):
+    bad = []
+    for f in notebooks():
+        old = f.read_text()
+        new = json.dumps(stamp(json.loads(old), f.name), indent=1, ensure_ascii=False) + '\n'
+        if json.loads(new) != json.loads(old):
+            bad.append(f.name)
+            if not check: f.write_text(new)
+    if check and bad: sys.exit(f'tools/colab.py: not stamped: {", ".join(bad)}; run `python tools/colab.py`')
+    return bad
+
+if __name__ == '__main__': print(main(check='--check' in sys.argv[1:]) or 'all notebooks stamped')
