@@ -92,7 +92,7 @@ def sample_dls(bs:int=100, # batch size
     return image_dls(sample_data(), size=size, bs=bs, device=device, num_workers=0, verbose=False, **kwargs)
 
 # %% ../nbs/97_test_utils.ipynb #9d289ff2
-ROOT = Path(__file__).resolve().parents[1] if '__file__' in globals() else Path.cwd().parent   # the repository
+ROOT = Path(__file__).resolve().parents[1] if '__file__' in globals() else Path.cwd().parent   # above the package
 
 # %% ../nbs/97_test_utils.ipynb #49af8688
 def run_py(code:str, # Python source, run with `python -c`
@@ -100,7 +100,7 @@ def run_py(code:str, # Python source, run with `python -c`
            block=(), # modules the process cannot import (`sys.modules[m] = None`), e.g. `('torch_xla',)`
            check:bool=True, # assert it exits 0, with its stderr in the message
           ) -> subprocess.CompletedProcess:
-    "Run `code` in a fresh Python process at the repository root: a clean import state, optionally without `block`"
+    "Run `code` in a fresh Python process in the folder above the package: a clean import state, or without `block`"
     pre = ''.join(f"sys.modules[{m!r}] = None; " for m in block)
     r = subprocess.run([sys.executable, '-c', f"import sys; {pre}\n{code}"], capture_output=True, text=True,
                        cwd=ROOT, env={**os.environ, **(env or {})})
