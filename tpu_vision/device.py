@@ -6,7 +6,7 @@ Docs: https://tpu-vision.github.io/tpu_vision/device.html.md"""
 
 # %% ../nbs/00_device.ipynb #5c4490f9
 from __future__ import annotations
-import os, sys, time, queue, errno, tempfile, platform, threading, contextlib
+import os, sys, json, time, queue, errno, hashlib, tempfile, platform, threading, contextlib, warnings
 import importlib, importlib.util, importlib.metadata
 from pathlib import Path
 import torch, torch.utils.checkpoint
@@ -17,7 +17,8 @@ from fastcore.xtras import modified_env
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'find_backend', 'diagnose',
            'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend', 'CPUBackend',
            'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend',
-           'backend_class', 'native', 'report', 'describe', 'counters']
+           'backend_class', 'native', 'counters', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report',
+           'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -506,26 +507,6 @@ def rendezvous(self:XLABackend, tag:str='tpu_vision'):
     "Wait until every replica reaches the rendezvous `tag`"
     self.xm.rendezvous(tag)
 
-# %% ../nbs/00_device.ipynb #c678f762
-def _gib(n): return f'{n/2**30:.1f} GiB' if n else 'unknown'
-
-# %% ../nbs/00_device.ipynb #f681ec7e
-def report(device=None) -> dict:
-    "Facts about the backend for `device` and the software around it, as a dict"
-    b = get_backend(device)
-    host = os.sysconf('SC_PAGE_SIZE')*os.sysconf('SC_PHYS_PAGES') if hasattr(os, 'sysconf') else None
-    return dict(backend=b.name, device=str(b.device), kind=b.kind, device_count=b.device_count,
-                python=platform.python_version(), torch=torch.__version__, torch_xla=_version('torch_xla'),
-                torch_tpu=_version('torch_tpu'), fastai=_version('fastai'), tpu_vision=_version('tpu-vision'),
-                host_ram=_gib(host), device_memory=_gib(b.memory()), tpu_chips_on_pci=len(tpu_chips()))
-
-# %% ../nbs/00_device.ipynb #d9f8f114
-def describe(device=None):
-    "Print a readable report of the backend for `device`; return the `report` dict"
-    r = report(device)
-    print('\n'.join(f'{k:>16}: {v if v is not None else "not installed"}' for k,v in r.items()))
-    return r
-
 # %% ../nbs/00_device.ipynb #502d3561
 _COUNTS = dict(compiles='CompileTime', executions='ExecuteTime', to_host='TransferFromDeviceTime',
                to_device='TransferToDeviceTime')
@@ -565,3 +546,75 @@ class counters:
         fb = ', '.join(f'{k[6:]}×{v}' for k,v in self.fallbacks.items()) or 'none'
         return (f'{self.compiles} compilations, {self.executions} executions, {self.to_host} device→host and '
                 f'{self.to_device} host→device transfers, CPU fallbacks: {fb} ({self.seconds:.2f} s)')
+
+# %% ../nbs/00_device.ipynb #99de41b1
+def compile_cache_key(versions:dict|None=None) -> str:
+    "A hash of the torch, torch_xla and libtpu versions: the build a compiled executable belongs to"
+    v = versions or {p: _version(p) for p in ('torch', 'torch_xla', 'libtpu', 'libtpu-nightly')}
+    return hashlib.sha256(json.dumps(v, sort_keys=True).encode()).hexdigest()[:16]
+
+# %% ../nbs/00_device.ipynb #605011d8
+def trim_cache(path, # a cache folder
+               max_bytes:int, # what it may hold
+              ) -> int:
+    "Remove the oldest files of `path` until it holds at most `max_bytes`; return the bytes removed"
+    files = sorted((f for f in Path(path).iterdir() if f.is_file()), key=lambda f: f.stat().st_mtime)
+    total,freed = sum(f.stat().st_size for f in files),0
+    for f in files:
+        if total-freed <= max_bytes: break
+        with contextlib.suppress(OSError): n = f.stat().st_size; f.unlink(); freed += n
+    return freed
+
+# %% ../nbs/00_device.ipynb #4ebce6d0
+@patch(cls_method=True)
+def use_compile_cache(cls:XLABackend, root, # folder of caches: one subfolder per build (`compile_cache_key`)
+                      max_gb:float=10., # size cap of this build's folder; the oldest entries go first
+                     ) -> Path|None:
+    "Keep XLA's compiled graphs under `root`, for this and later processes; None (and a warning) once too late"
+    if os.environ.get('XLA_PERSISTENT_CACHE_PATH'): return Path(os.environ['XLA_PERSISTENT_CACHE_PATH'])
+    m = sys.modules.get('torch_xla')
+    if m is not None and m._XLAC._xla_computation_cache_is_initialized():
+        warnings.warn('use_compile_cache: this process has compiled already; the cache takes effect in a new one')
+        return None
+    path = Path(root)/compile_cache_key()
+    path.mkdir(parents=True, exist_ok=True)
+    trim_cache(path, int(max_gb*2**30))
+    os.environ.update(XLA_PERSISTENT_CACHE_PATH=str(path), XLA_PERSISTENT_CACHE_READ_ONLY='0')
+    return path
+
+# %% ../nbs/00_device.ipynb #d2eebf90
+def compile_cache_info() -> dict|None:
+    "This process's compilation cache: folder, files, bytes, and hits/misses/load failures so far; None when off"
+    p = os.environ.get('XLA_PERSISTENT_CACHE_PATH')
+    if not p: return None
+    files = [f for f in Path(p).glob('*') if f.is_file()]
+    met = _metrics()
+    n = (lambda k: met.counter_value(k) or 0) if met is not None else (lambda k: 0)
+    return dict(path=p, files=len(files), bytes=sum(f.stat().st_size for f in files), hits=n('PersistentCacheHit'),
+                misses=n('PersistentCacheMiss'), load_failures=n('PersistentCacheDeserializeFailure'))
+
+# %% ../nbs/00_device.ipynb #c678f762
+def _gib(n): return f'{n/2**30:.1f} GiB' if n else 'unknown'
+
+def _cache_line():
+    i = compile_cache_info()
+    if i is None: return 'off'
+    return f"{i['path']} ({i['files']} files, {i['bytes']/2**20:.1f} MiB; {i['hits']} hits, {i['misses']} misses)"
+
+# %% ../nbs/00_device.ipynb #f681ec7e
+def report(device=None) -> dict:
+    "Facts about the backend for `device` and the software around it, as a dict"
+    b = get_backend(device)
+    host = os.sysconf('SC_PAGE_SIZE')*os.sysconf('SC_PHYS_PAGES') if hasattr(os, 'sysconf') else None
+    return dict(backend=b.name, device=str(b.device), kind=b.kind, device_count=b.device_count,
+                python=platform.python_version(), torch=torch.__version__, torch_xla=_version('torch_xla'),
+                torch_tpu=_version('torch_tpu'), fastai=_version('fastai'), tpu_vision=_version('tpu-vision'),
+                host_ram=_gib(host), device_memory=_gib(b.memory()), tpu_chips_on_pci=len(tpu_chips()),
+                compile_cache=_cache_line())
+
+# %% ../nbs/00_device.ipynb #d9f8f114
+def describe(device=None):
+    "Print a readable report of the backend for `device`; return the `report` dict"
+    r = report(device)
+    print('\n'.join(f'{k:>16}: {v if v is not None else "not installed"}' for k,v in r.items()))
+    return r
