@@ -167,6 +167,11 @@ def test_toc_per_page(site, tmp_path):
     assert 'Table of contents' in toc
     assert {'#describe', '#finding-a-tpu-without-touching-it'} <= set(re.findall(r'href="(#[^"]+)"', toc))
     assert re.search(r'<h3 id="describe"', page), 'the TOC entry points to no heading'
+    for name in PAGES:   # every entry of every page's TOC names its heading and lands on it
+        page = (site/name).read_text(); toc = page[page.index('md-sidebar--secondary'):]
+        ids = set(re.findall(r' id="([^"]+)"', page))
+        for href,label in re.findall(r'<a href="#([^"]+)" class="md-nav__link">\s*<span[^>]*>\s*(.*?)\s*</span>', toc, re.S):
+            assert href in ids and re.match(r'\w', label), f'{name}: TOC entry {label!r} -> #{href}'
 
 def test_backticked_name_links_to_its_doc(site, tmp_path):
     index = dom((site/'index.html').as_uri(), tmp_path)

@@ -55,6 +55,14 @@ def _localize(md):
     md = re.sub(r'\]\(' + re.escape(_docs_url()) + r'([^)\s]*)\)', _local_link, md)
     return re.sub(r'\[([^\]]+)\]\(([^)\s]+)\)\{([^}]*)\}', r'<a href="\2" \3>\1</a>', md)
 
+def _code_in_headings(md):
+    "`x` in a heading as <code>x</code>: mkdocs-jupyter drops backticked text when it builds the table of contents"
+    code, lines, fence = (lambda m: f'<code>{html.escape(m.group(1))}</code>'), md.split('\n'), False
+    for i,l in enumerate(lines):
+        if l.startswith('```'): fence = not fence
+        elif not fence and re.match(r'#{1,6} ', l): lines[i] = re.sub(r'`([^`]+)`', code, l)
+    return '\n'.join(lines)
+
 def _md_out(c):
     "The markdown a `show_doc` cell (`#| output: asis`) shows, or None"
     for o in c.get('outputs', []):
@@ -75,7 +83,7 @@ def _stage(nb):
                 c['metadata'] = {'tags': ['remove_input']} if echo else {}
                 c['source'] = '\n'.join(l for l in src.splitlines() if not l.startswith('#|')).strip()
                 if not c['source'] and not c.get('outputs'): continue
-        if c['cell_type'] == 'markdown': c['source'] = _localize(''.join(c['source']))
+        if c['cell_type'] == 'markdown': c['source'] = _code_in_headings(_localize(''.join(c['source'])))
         c.pop('id', None); cells.append(c)
     d['cells'] = cells
     return d, (fm or {}).get('output-file', nb.stem + '.html')
@@ -105,7 +113,20 @@ def site(out=None):
     cfg = dict(INHERIT=str(ROOT/'tools'/'mkdocs.yml'), docs_dir='docs', site_dir=str(out), nav=nav)
     (src/'mkdocs.yml').write_text(yaml.safe_dump(cfg))
     subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '-q', '-f', str(src/'mkdocs.yml')], check=True)
+    for page in out.glob('*.html'): page.write_text(_unique_ids(page.read_text()))
     return out
+
+def _unique_ids(page):
+    "A heading id seen before on the page gets `_1`, `_2`...: the ids the table of contents links to (Python-Markdown's)"
+    seen = set()
+    def fix(m):
+        hid, n = m.group(2), 1
+        if hid in seen:
+            while f'{hid}_{n}' in seen: n += 1
+            hid = f'{hid}_{n}'
+        seen.add(hid)
+        return f'{m.group(1)}{hid}{m.group(3)}{hid}"'
+    return re.sub(r'(<h[1-6] id=")([^"]+)(">.*?<a class="anchor-link" href="#)[^"]+"', fix, page)
 
 if __name__ == '__main__':
     cmd = sys.argv[1] if len(sys.argv) > 1 else ''
