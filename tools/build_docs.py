@@ -85,7 +85,7 @@ def _stage(nb):
                 if not c['source'] and not c.get('outputs'): continue
         if c['cell_type'] == 'markdown': c['source'] = _code_in_headings(_localize(''.join(c['source'])))
         c.pop('id', None); cells.append(c)
-    d['cells'] = cells
+    d['cells'], d['nbformat_minor'] = cells, 4   # nbformat 4.4: cells without ids are valid
     return d, (fm or {}).get('output-file', nb.stem + '.html')
 
 def _frontmatter(src):
@@ -97,8 +97,10 @@ def _frontmatter(src):
 
 def site(out=None):
     "Build the preview: nbdev processes the notebooks (`nbdev-proc-nbs`), MkDocs renders them into `out`"
-    import os, subprocess, yaml
+    import os, subprocess, yaml, importlib.util
     from nbdev.serve import proc_nbs
+    if not importlib.util.find_spec('mkdocs_jupyter'):
+        sys.exit("tools/build_docs.py site: MkDocs is missing; install the dev extra: pip install -e '.[dev]'")
     out = Path(out or ROOT/'_site').absolute()
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT/'tools'))   # `doc_procs` (pyproject.toml) names tools/nbdev_procs.py
@@ -110,10 +112,13 @@ def site(out=None):
         d, page = _stage(nb)
         (src/'docs'/page).with_suffix('.ipynb').write_text(json.dumps(d))
         nav.append(Path(page).with_suffix('.ipynb').name)
-    cfg = dict(INHERIT=str(ROOT/'tools'/'mkdocs.yml'), docs_dir='docs', site_dir=str(out), nav=nav)
+    tmp = out.with_name(out.name + '.partial')   # `out` is replaced only by a whole site
+    cfg = dict(INHERIT=str(ROOT/'tools'/'mkdocs.yml'), docs_dir='docs', site_dir=str(tmp), nav=nav)
     (src/'mkdocs.yml').write_text(yaml.safe_dump(cfg))
-    subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '-q', '-f', str(src/'mkdocs.yml')], check=True)
-    for page in out.glob('*.html'): page.write_text(_unique_ids(page.read_text()))
+    subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '-q', '-f', str(src/'mkdocs.yml')], check=True,
+                   env={**os.environ, 'NO_MKDOCS_2_WARNING': '1'})
+    for page in tmp.glob('*.html'): page.write_text(_unique_ids(page.read_text()))
+    shutil.rmtree(out, ignore_errors=True); tmp.rename(out)
     return out
 
 def _unique_ids(page):
