@@ -1,12 +1,14 @@
 #!/usr/bin/env python
-"""Build README.md and a local docs site from the notebooks, without Quarto.
+"""Build README.md and a local docs preview from the notebooks, without Quarto.
 
     python tools/build_docs.py readme        # nbs/index.ipynb -> README.md
-    python tools/build_docs.py site [OUT]    # nbdev-processed notebooks -> OUT/ (default _site/), HTML
+    python tools/build_docs.py site [OUT]    # the docs preview -> OUT/ (default _site/)
 
-`nbdev-docs` (Quarto) builds the published site; Quarto cannot be installed everywhere, so `site` renders the
-same nbdev-processed notebooks (show_doc API reference, prose, stored outputs) with nbconvert and adds a
-navigation bar. Open OUT/index.html in a browser.
+`nbdev-docs` (Quarto) builds the published site; Quarto cannot be installed everywhere, so `site` takes the same
+nbdev-processed notebooks (`nbdev-proc-nbs`: show_doc API reference, links from backticked names, test cells
+dropped by tools/nbdev_procs.py) and renders them with MkDocs + Material + mkdocs-jupyter (tools/mkdocs.yml):
+a sidebar of pages, a table of contents per page, search. Open OUT/index.html in a browser; search needs a web
+server: `python -m http.server -d _site`.
 """
 import json, re, shutil, sys, html
 from pathlib import Path
@@ -37,77 +39,99 @@ def readme():
     txt = '<!-- Generated from nbs/index.ipynb by tools/build_docs.py: edit the notebook, not this file. -->\n\n'
     (ROOT/'README.md').write_text(txt + '\n\n'.join(out) + '\n')
 
-def _page(nb): return 'index.html' if nb.stem == 'index' else re.sub(r'^\d+[a-z]?_', '', nb.stem) + '.html'
+def _docs_url():
+    "The published site (pyproject.toml's Documentation URL): the preview makes links into it local"
+    import tomllib
+    return tomllib.loads((ROOT/'pyproject.toml').read_text())['project']['urls']['Documentation'].rstrip('/') + '/'
 
-def _title(nb):
-    for c in json.loads(nb.read_text())['cells']:
-        fm = _frontmatter(''.join(c['source']))
-        if fm and fm.get('title'): return fm['title']
-        if c['cell_type'] == 'markdown':
-            m = re.search(r'^#\s+(.+)$', ''.join(c['source']), re.M)
-            if m: return m.group(1).strip()
-            m = re.search(r'^title:\s*"?(.+?)"?$', ''.join(c['source']), re.M)
-            if m: return m.group(1).strip()
-    return nb.stem
+def _local_link(m):
+    "A link into the published site as a link to the preview's page, with mkdocs-jupyter's heading id"
+    from mkdocs_jupyter.utils import slugify
+    page,_,anchor = m.group(1).partition('#')
+    return f"]({page}#{slugify(anchor)})" if anchor else f"]({page})"
 
-_KEYS = {'markdown': {'cell_type','id','metadata','source','attachments'},
-         'code': {'cell_type','id','metadata','source','outputs','execution_count'}, 'raw': {'cell_type','id','metadata','source'}}
+def _localize(md):
+    "Links into the published site made local; pandoc's `[text](url){attrs}` (show_doc's source link) as HTML"
+    md = re.sub(r'\]\(' + re.escape(_docs_url()) + r'([^)\s]*)\)', _local_link, md)
+    return re.sub(r'\[([^\]]+)\]\(([^)\s]+)\)\{([^}]*)\}', r'<a href="\2" \3>\1</a>', md)
+
+def _code_in_headings(md):
+    "`x` in a heading as <code>x</code>: mkdocs-jupyter drops backticked text when it builds the table of contents"
+    code, lines, fence = (lambda m: f'<code>{html.escape(m.group(1))}</code>'), md.split('\n'), False
+    for i,l in enumerate(lines):
+        if l.startswith('```'): fence = not fence
+        elif not fence and re.match(r'#{1,6} ', l): lines[i] = re.sub(r'`([^`]+)`', code, l)
+    return '\n'.join(lines)
+
+def _md_out(c):
+    "The markdown a `show_doc` cell (`#| output: asis`) shows, or None"
+    for o in c.get('outputs', []):
+        md = o.get('data', {}).get('text/markdown')
+        if md and re.search(r'^#\|\s*output:\s*asis', ''.join(c['source']), re.M): return ''.join(md)
+
+def _stage(nb):
+    "A processed notebook as mkdocs-jupyter reads it: front matter as title, `show_doc` output as markdown, no directives"
+    d, cells = json.loads(nb.read_text()), []
+    fm = _frontmatter(''.join(d['cells'][0]['source'])) if d['cells'] else None
+    if fm: d['cells'][0] = dict(cell_type='markdown', metadata={}, source=f"# {fm['title']}\n\n> {fm.get('description', '')}")
+    for c in d['cells']:
+        src = ''.join(c['source'])
+        if c['cell_type'] == 'code':
+            if (md := _md_out(c)) is not None: c = dict(cell_type='markdown', metadata={}, source=md)
+            else:
+                echo = re.search(r'^#\|\s*echo:\s*false', src, re.M)
+                c['metadata'] = {'tags': ['remove_input']} if echo else {}
+                c['source'] = '\n'.join(l for l in src.splitlines() if not l.startswith('#|')).strip()
+                if not c['source'] and not c.get('outputs'): continue
+        if c['cell_type'] == 'markdown': c['source'] = _code_in_headings(_localize(''.join(c['source'])))
+        c.pop('id', None); cells.append(c)
+    d['cells'], d['nbformat_minor'] = cells, 4   # nbformat 4.4: cells without ids are valid
+    return d, (fm or {}).get('output-file', nb.stem + '.html')
 
 def _frontmatter(src):
-    "Title and description from the YAML front matter nbdev puts in a processed notebook's first cell"
+    "The YAML front matter nbdev puts in a processed notebook's first cell, or None"
     m = re.match(r'\s*---\n(.*?)\n---', src, re.S)
     if not m: return None
     import yaml
     return {k:str(v) for k,v in (yaml.safe_load(m.group(1)) or {}).items()}
 
-def _load(fn):
-    "A processed notebook as an nbformat node: front matter as a heading, directives and nbdev's extra keys removed"
-    import nbformat
-    d = json.loads(Path(fn).read_text())
-    cells = []
-    for c in d['cells']:
-        src = ''.join(c['source'])
-        fm = _frontmatter(src) if not cells else None
-        if fm is not None:
-            c = dict(cell_type='markdown', id='frontmatter', metadata={}, source=f"# {fm.get('title','')}\n\n> {fm.get('description','')}")
-        c = {k:v for k,v in c.items() if k in _KEYS[c['cell_type']]}
-        dirs = _directives(src)
-        c['metadata'] = {'tags': ['remove_input']} if any(re.match(r'#\|\s*echo:\s*false', l) for l in dirs) else {}
-        if c['cell_type'] == 'code':
-            c['source'] = '\n'.join(l for l in src.splitlines() if not l.startswith('#|'))
-            c.setdefault('execution_count', None); c.setdefault('outputs', [])
-        cells.append(c)
-    d['cells'] = cells
-    return nbformat.reads(json.dumps(d), as_version=4)
-
-NAV_CSS = """<style>.tv-nav{position:sticky;top:0;z-index:10;background:#1f3b57;padding:.5em 1em;font-family:sans-serif}
-.tv-nav a{color:#fff;margin-right:1.2em;text-decoration:none}.tv-nav a.here{font-weight:bold;text-decoration:underline}</style>"""
-
 def site(out=None):
-    "Render every processed notebook to OUT/<page>.html with a navigation bar linking all pages"
-    import os
-    from nbdev.config import get_config
+    "Build the preview: nbdev processes the notebooks (`nbdev-proc-nbs`), MkDocs renders them into `out`"
+    import os, subprocess, yaml, importlib.util
     from nbdev.serve import proc_nbs
-    from nbconvert import HTMLExporter
-    out = Path(out or ROOT/'_site')
+    if not importlib.util.find_spec('mkdocs_jupyter'):
+        sys.exit("tools/build_docs.py site: MkDocs is missing; install the dev extra: pip install -e '.[dev]'")
+    out = Path(out or ROOT/'_site').absolute()
     os.chdir(ROOT)
+    sys.path.insert(0, str(ROOT/'tools'))   # `doc_procs` (pyproject.toml) names tools/nbdev_procs.py
     cache = proc_nbs(NBS, n_workers=0)
-    nbs = sorted(cache.glob('*.ipynb'), key=lambda p: (p.stem != 'index', p.stem))
-    pages = [(_title(nb), _page(nb)) for nb in nbs]
-    if out.exists(): shutil.rmtree(out)
-    out.mkdir(parents=True)
-    from traitlets.config import Config
-    c = Config(); c.TagRemovePreprocessor.remove_input_tags = {'remove_input'}; c.TagRemovePreprocessor.enabled = True
-    c.HTMLExporter.exclude_input_prompt = True; c.HTMLExporter.exclude_output_prompt = True
-    exp = HTMLExporter(template_name='lab', config=c)
-    for nb,(title,page) in zip(nbs, pages):
-        body,_ = exp.from_notebook_node(_load(nb))
-        here = lambda p: ' class="here"' if p == page else ''
-        nav = '<nav class="tv-nav">' + ''.join(f'<a href="{p}"{here(p)}>{html.escape(t)}</a>' for t,p in pages) + '</nav>'
-        body = re.sub(r'(<body[^>]*>)', lambda m: m.group(1) + NAV_CSS + nav, body, count=1)
-        body = re.sub(r'<title>.*?</title>', f'<title>{html.escape(title)} – tpu_vision</title>', body, count=1, flags=re.S)
-        (out/page).write_text(body)
+    src = ROOT/'_proc_site'
+    shutil.rmtree(src, ignore_errors=True); (src/'docs').mkdir(parents=True)
+    nav = []
+    for nb in sorted(cache.glob('*.ipynb'), key=lambda p: (p.stem != 'index', p.stem)):
+        d, page = _stage(nb)
+        (src/'docs'/page).with_suffix('.ipynb').write_text(json.dumps(d))
+        nav.append(Path(page).with_suffix('.ipynb').name)
+    tmp = out.with_name(out.name + '.partial')   # `out` is replaced only by a whole site
+    cfg = dict(INHERIT=str(ROOT/'tools'/'mkdocs.yml'), docs_dir='docs', site_dir=str(tmp), nav=nav)
+    (src/'mkdocs.yml').write_text(yaml.safe_dump(cfg))
+    subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '-q', '-f', str(src/'mkdocs.yml')], check=True,
+                   env={**os.environ, 'NO_MKDOCS_2_WARNING': '1'})
+    for page in tmp.glob('*.html'): page.write_text(_unique_ids(page.read_text()))
+    shutil.rmtree(out, ignore_errors=True); tmp.rename(out)
     return out
+
+def _unique_ids(page):
+    "A heading id seen before on the page gets `_1`, `_2`...: the ids the table of contents links to (Python-Markdown's)"
+    seen = set()
+    def fix(m):
+        hid, n = m.group(2), 1
+        if hid in seen:
+            while f'{hid}_{n}' in seen: n += 1
+            hid = f'{hid}_{n}'
+        seen.add(hid)
+        return f'{m.group(1)}{hid}{m.group(3)}{hid}"'
+    return re.sub(r'(<h[1-6] id=")([^"]+)(">.*?<a class="anchor-link" href="#)[^"]+"', fix, page)
 
 if __name__ == '__main__':
     cmd = sys.argv[1] if len(sys.argv) > 1 else ''
