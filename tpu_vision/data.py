@@ -286,6 +286,14 @@ def _hidden_note(hidden, rel=str):
     return (f"skipped {len(hidden)} hidden folder(s) (a name starting with '.'; rename to use its images): "
             + ', '.join(f'{rel(d)} ({n} images)' for d,n in hidden.items()))
 
+# %% ../nbs/01_data.ipynb #be48979a
+def _warn_dropped(path, hidden, empty, bad):
+    "Warn about the folders whose images `scan_folder` dropped: hidden ones, and classes with no readable image"
+    if hid := {d:n for d,n in hidden.items() if n}: warnings.warn(f"{path}: {_hidden_note(hid)}")
+    if lost := {d:n for d in empty if (n := sum(Path(f).is_relative_to(d) for f in bad))}:
+        warnings.warn(f"{path}: skipped class folder(s) none of whose images can be read: "
+                      + ', '.join(f'{d} ({n} unreadable)' for d,n in lost.items()))
+
 # %% ../nbs/01_data.ipynb #18d4c1e1
 def _class_dirs(root): return sorted(d for d in Path(root).iterdir() if d.is_dir() and not d.name.startswith('.'))
 
@@ -351,7 +359,7 @@ def _split_random(labels, valid_pct, seed):
         for i in idx[:min(round(len(idx)*valid_pct), len(idx)-1)]: is_valid[i] = True
     return is_valid
 
-# %% ../nbs/01_data.ipynb #30cb91c5
+# %% ../nbs/01_data.ipynb #37372c77
 def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>/*`), or one folder per class
                 train:str='train', valid:str='valid', # names of the split folders
                 valid_pct:float=None, # split at random: one folder per class (default 0.2), or `train/` alone
@@ -367,7 +375,6 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     roots,depth,valid_pct = _layout(path, train, valid, valid_pct)
     items,labels,split,ignored = _collect(roots, hidden := [])
     hidden = {Path(d): len(_files(d)[0]) for d in sorted(hidden)}
-    if any(hidden.values()): warnings.warn(f"{path}: {_hidden_note({d:n for d,n in hidden.items() if n})}")
     if not items: raise FileNotFoundError(f"No images in {path} (looked in {', '.join(map(str, roots.values()))}): "
                                           f"use one folder per class, e.g. {path}/{train}/<class>/*.jpg")
     checked = tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')
@@ -377,6 +384,7 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     items,labels,split = [Path(items[i]) for i in keep],[labels[i] for i in keep],[split[i] for i in keep]
     classes = _train_classes(path, labels, split, train, valid, items)
     empty = [d for root in roots.values() for d in _class_dirs(root) if d.name not in classes]
+    _warn_dropped(path, hidden, empty, bad)
     is_valid = [s == valid for s in split] if valid in roots else _split_random(labels, valid_pct, seed)
     return FolderScan(path, items, labels, is_valid, classes, bad, ignored, empty, depth, hidden)
 
