@@ -267,14 +267,17 @@ def _interrupted(e) -> bool:
     "A Ctrl-C, here or in a replica of a parallel run (which reports it as a `ReplicaError`)?"
     return isinstance(e, KeyboardInterrupt) or (type(e).__name__ == 'ReplicaError' and 'KeyboardInterrupt' in str(e))
 
-# %% ../nbs/10_cli.ipynb #d7b80f79
+# %% ../nbs/10_cli.ipynb #1b6a0f42
+def _cache_mode(a): return 'rebuild' if a.rebuild_cache else 'verify' if a.verify_cache else a.cache
+
+# %% ../nbs/10_cli.ipynb #c86e7c9f
 def _train(a):
     model = Path(a.out)/'model.pkl'
     before = _mtime(model)
     try:
         with redirect_stdout(sys.stderr) if a.json else nullcontext():  # stdout: the JSON only
             r = train(a.folder, a.arch, a.epochs, a.bs, a.size, a.lr, a.device, a.out, a.pretrained, not a.no_aug,
-                      quiet=a.json, devices=a.devices, precision=a.precision, cache=a.cache,
+                      quiet=a.json, devices=a.devices, precision=a.precision, cache=_cache_mode(a),
                       stem_pool=not a.no_stem_pool)
     except BaseException as e:
         if _interrupted(e): raise KeyboardInterrupt(f'interrupted; {_left(model, before)}') from None
@@ -404,7 +407,7 @@ def _sub(sub, name, help, **kwargs):
     return sub.add_parser(name, help=help, description=help, epilog=_EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
-# %% ../nbs/10_cli.ipynb #7af86444
+# %% ../nbs/10_cli.ipynb #c6880651
 def _train_parser(sub):
     t = _sub(sub, 'train', 'train on an image folder and export the model (the main job)')
     t.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
@@ -424,6 +427,9 @@ def _train_parser(sub):
     t.add_argument('--cache', action='store_true', help='decode the images once into a cache (under $TPU_VISION_HOME) '
                    "and batch them by slicing: a faster input pipeline; images are squished to --size (the files' "
                    "Resize crops the centre of non-square ones; the same for square images) (01a_cache)")
+    t.add_argument('--verify-cache', action='store_true', help='--cache, checking every cached image against its '
+                   'checksum first (every run checks 64 at random and the labels); a damaged cache is rebuilt')
+    t.add_argument('--rebuild-cache', action='store_true', help='--cache, decoding every image again')
     t.add_argument('--no-stem-pool', action='store_true', help='ResNets: no max-pool in the stem, so every stage works '
                    'at twice the resolution: more accurate on small images, more compute (03a_models)')
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')

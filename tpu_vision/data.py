@@ -18,10 +18,10 @@ from .device import get_backend, atomic_write, apply_tensors, Backend
 
 # %% auto #0
 __all__ = ['FASHION_CLASSES', 'FASHION_FILES', 'FASHION_DIRS', 'FASHION_URL', 'PAD_TARGET', 'read_idx', 'tpu_vision_home',
-           'atomic_dir', 'write_image_folder', 'sample_data', 'fashion_mnist', 'to_rgb', 'BadImageError', 'load_rgb',
-           'RGBImage', 'check_image', 'check_images', 'FolderLabel', 'FolderScan', 'scan_folder', 'TPUMixin', 'TPUDL',
-           'tpu_class', 'tpu_dl', 'with_loaders', 'static_shapes', 'default_workers', 'channel_stats', 'image_dls',
-           'class_balance', 'shard']
+           'StorageError', 'disk_error', 'atomic_dir', 'write_image_folder', 'sample_data', 'fashion_mnist', 'to_rgb',
+           'BadImageError', 'load_rgb', 'RGBImage', 'check_image', 'check_images', 'FolderLabel', 'FolderScan',
+           'scan_folder', 'TPUMixin', 'TPUDL', 'tpu_class', 'tpu_dl', 'with_loaders', 'static_shapes',
+           'default_workers', 'channel_stats', 'image_dls', 'class_balance', 'shard']
 
 # %% ../nbs/01_data.ipynb #f258cb50
 FASHION_CLASSES = ('tshirt_top','trouser','pullover','dress','coat','sandal','shirt','sneaker','bag','ankle_boot')
@@ -52,6 +52,27 @@ def tpu_vision_home() -> Path:
     if os.environ.get('TPU_VISION_HOME'): return Path(os.environ['TPU_VISION_HOME']).expanduser()
     return Path(os.environ.get('XDG_CACHE_HOME') or '~/.cache').expanduser()/'tpu_vision'
 
+# %% ../nbs/01_data.ipynb #3d9d07ec
+class StorageError(OSError, ValueError):
+    "A write that failed because the disk is full or the folder is read-only; its message names the path and what to do"
+    def __str__(self): return self.strerror
+
+# %% ../nbs/01_data.ipynb #5a09b83b
+_DISK_WHY = {errno.ENOSPC: 'no space left on the disk', errno.EDQUOT: 'over the disk quota',
+             errno.EROFS: 'a read-only file system', errno.EACCES: 'permission denied',
+             errno.EPERM: 'permission denied'}
+
+# %% ../nbs/01_data.ipynb #96b8c62f
+def disk_error(e:OSError, # what a write raised
+               dest, # the file or folder being written
+              ) -> OSError:
+    "`e` as a one-line `StorageError` naming `dest` and `$TPU_VISION_HOME` if the disk is full or read-only, else `e`"
+    why,fn = _DISK_WHY.get(e.errno),str(e.filename or '')
+    mine = not fn or fn.startswith(str(Path(dest).parent))   # a permission error on a file we only read is not ours
+    if why is None or isinstance(e, StorageError) or (e.errno in (errno.EACCES, errno.EPERM) and not mine): return e
+    return StorageError(e.errno, f"Cannot write {dest}: {why}{f' ({fn})' if fn else ''}. Free some space or make it "
+                        f"writable, or set $TPU_VISION_HOME (now {tpu_vision_home()}) to a folder on a disk that is")
+
 # %% ../nbs/01_data.ipynb #909a7cd6
 def _swap_in(tmp, dest):
     "Rename folder `tmp` to `dest`; a `dest` already there (an older copy, or another process's) is removed first"
@@ -65,15 +86,18 @@ def _swap_in(tmp, dest):
         shutil.rmtree(old, ignore_errors=True)
     raise OSError(f"{dest} keeps being replaced by other processes: could not put a complete copy in place")
 
-# %% ../nbs/01_data.ipynb #0b3cf89c
+# %% ../nbs/01_data.ipynb #b41bbec2
 def atomic_dir(dest, # the folder to create or replace
                write, # `write(tmp)` fills the temporary folder `tmp`
               ) -> Path:
     "Fill a temporary folder with `write(tmp)`, then rename it to `dest`: `dest` is absent, the old one, or complete"
-    dest = Path(dest); dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f'.{dest.name}.tmp', dir=dest.parent))  # unique: never shared by two writers
-    try: write(tmp); _swap_in(tmp, dest)
-    finally: shutil.rmtree(tmp, ignore_errors=True)
+    dest = Path(dest)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f'.{dest.name}.tmp', dir=dest.parent))  # unique: never shared by two writers
+        try: write(tmp); _swap_in(tmp, dest)
+        finally: shutil.rmtree(tmp, ignore_errors=True)
+    except OSError as e: raise disk_error(e, dest)
     return dest
 
 # %% ../nbs/01_data.ipynb #a7c5a52d
@@ -186,7 +210,13 @@ def check_image(fn) -> str|None:
                 im.draft(im.mode, (64,64)); im.load()
     except Exception as e: return f'{type(e).__name__}: {e}'
 
-# %% ../nbs/01_data.ipynb #c6e5cd6f
+# %% ../nbs/01_data.ipynb #a82dd1f8
+def _remember(fn, seen):
+    "Write the verdicts `seen` to `fn`, or warn in one line that they cannot be kept"
+    try: atomic_write(fn, lambda p: p.write_text(json.dumps(seen)))
+    except OSError as e: warnings.warn(f"{disk_error(e, fn)} (the image checks are not remembered)", stacklevel=3)
+
+# %% ../nbs/01_data.ipynb #dfa44dbc
 def check_images(files, # image files
                  cache=None, # JSON file remembering files already checked (size, mtime, verdict)
                  n_workers:int=None, # threads (default: `defaults.cpus`; none below 1,000 files)
@@ -199,7 +229,7 @@ def check_images(files, # image files
     nw = ifnone(n_workers, defaults.cpus) if len(todo) > 1000 else 0
     for f,r in zip(todo, parallel(check_image, todo, n_workers=nw, threadpool=True, progress=False)):
         seen[f] = sig[f] + [r]
-    if cache and todo: atomic_write(cache, lambda p: p.write_text(json.dumps(seen)))
+    if cache and todo: _remember(cache, seen)
     return {Path(f):seen[f][2] for f in files if seen[f][2]}
 
 # %% ../nbs/01_data.ipynb #e6a9376b
@@ -210,10 +240,11 @@ class FolderLabel:
     def __call__(self, o): return Path(o).relative_to(self.root).parts[self.depth]
     def __repr__(self): return f'FolderLabel(depth={self.depth})'
 
-# %% ../nbs/01_data.ipynb #39ed5844
+# %% ../nbs/01_data.ipynb #2715b912
 class FolderScan:
     "What `scan_folder` found: usable images with labels and split, and what was skipped and why"
-    def __init__(self, path, items, labels, is_valid, classes, bad, ignored, empty, depth): store_attr()
+    def __init__(self, path, items, labels, is_valid, classes, bad, ignored, empty, depth, hidden=None):
+        store_attr(); self.hidden = hidden or {}   # `{folder: images in it}` of the hidden folders skipped
     @property
     def splits(self):
         "Indices of the training and validation items"
@@ -231,7 +262,7 @@ def counts(self:FolderScan) -> pd.DataFrame:
     df.index.name,df.columns.name = None,None
     return df
 
-# %% ../nbs/01_data.ipynb #3661500a
+# %% ../nbs/01_data.ipynb #66b198e8
 @patch
 def report(self:FolderScan, max_rows:int=20) -> str:
     "The class balance and every skipped or ignored file, as text"
@@ -246,7 +277,22 @@ def report(self:FolderScan, max_rows:int=20) -> str:
     if self.ignored:
         out.append(f"ignored {len(self.ignored)} file(s) without an image extension, e.g. {rel(self.ignored[0])}")
     if self.empty: out.append(f"not classes (no usable image): {', '.join(map(rel, self.empty))}")
+    if self.hidden: out.append(_hidden_note(self.hidden, rel))
     return '\n'.join(out)
+
+# %% ../nbs/01_data.ipynb #e62e49a4
+def _hidden_note(hidden, rel=str):
+    "One line listing the hidden folders skipped (`{folder: images}`) and why"
+    return (f"skipped {len(hidden)} hidden folder(s) (a name starting with '.'; rename to use its images): "
+            + ', '.join(f'{rel(d)} ({n} images)' for d,n in hidden.items()))
+
+# %% ../nbs/01_data.ipynb #be48979a
+def _warn_dropped(path, hidden, empty, bad):
+    "Warn about the folders whose images `scan_folder` dropped: hidden ones, and classes with no readable image"
+    if hid := {d:n for d,n in hidden.items() if n}: warnings.warn(f"{path}: {_hidden_note(hid)}")
+    if lost := {d:n for d in empty if (n := sum(Path(f).is_relative_to(d) for f in bad))}:
+        warnings.warn(f"{path}: skipped class folder(s) none of whose images can be read: "
+                      + ', '.join(f'{d} ({n} unreadable)' for d,n in lost.items()))
 
 # %% ../nbs/01_data.ipynb #18d4c1e1
 def _class_dirs(root): return sorted(d for d in Path(root).iterdir() if d.is_dir() and not d.name.startswith('.'))
@@ -263,27 +309,31 @@ def _layout(path, train, valid, valid_pct):
     raise FileNotFoundError(f"{path} has `{train}/` but no `{valid}/` folder. " + todo +
                             f"pass valid_pct=0.2 to hold out 20% of `{train}/` at random.")
 
-# %% ../nbs/01_data.ipynb #f6074767
-def _files(d):
+# %% ../nbs/01_data.ipynb #b66388e7
+def _files(d,
+           hidden:list=None, # the hidden folders below `d` are appended to it
+          ):
     "Image files and other files below folder `d`, hidden ones left out, as sorted strings (pathlib: slow for millions)"
     imgs,other = [],[]
     for root,dirs,fs in os.walk(d, followlinks=True):
+        if hidden is not None: hidden += [os.path.join(root, o) for o in dirs if o.startswith('.')]
         dirs[:] = [o for o in dirs if not o.startswith('.')]
         for f in fs:
             if f.startswith('.'): continue
             (imgs if os.path.splitext(f)[1].lower() in image_extensions else other).append(os.path.join(root, f))
     return sorted(imgs),sorted(other)
 
-# %% ../nbs/01_data.ipynb #b8d907af
-def _collect(roots):
-    "Images, their labels and splits, and the other files, in the class folders of `roots` (`{split: folder}`)"
+# %% ../nbs/01_data.ipynb #1eaf9533
+def _collect(roots, hidden:list=None):
+    "Images, their labels and splits, and the other files, in the class folders of `roots`; hidden folders to `hidden`"
     items,labels,split,ignored = [],[],[],[]
     for s,root in roots.items():
+        if hidden is not None: hidden += [str(d) for d in Path(root).iterdir() if d.is_dir() and d.name.startswith('.')]
         loose = get_image_files(root, recurse=False)
         if loose: raise ValueError(f"{len(loose)} image(s) directly in {root} have no class folder, e.g. "
                                    f"{loose[0].name}. Move each into {root}/<class>/: the folder's name is the label.")
         for d in _class_dirs(root):
-            fs,other = _files(d)
+            fs,other = _files(d, hidden)
             items += fs; labels += [d.name]*len(fs); split += [s]*len(fs); ignored += map(Path, other)
     return items,labels,split,ignored
 
@@ -309,7 +359,7 @@ def _split_random(labels, valid_pct, seed):
         for i in idx[:min(round(len(idx)*valid_pct), len(idx)-1)]: is_valid[i] = True
     return is_valid
 
-# %% ../nbs/01_data.ipynb #8027f888
+# %% ../nbs/01_data.ipynb #37372c77
 def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>/*`), or one folder per class
                 train:str='train', valid:str='valid', # names of the split folders
                 valid_pct:float=None, # split at random: one folder per class (default 0.2), or `train/` alone
@@ -323,7 +373,8 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     if valid_pct is not None and not 0 < valid_pct < 1:
         raise ValueError(f"valid_pct={valid_pct}: use a fraction between 0 and 1, e.g. 0.2")
     roots,depth,valid_pct = _layout(path, train, valid, valid_pct)
-    items,labels,split,ignored = _collect(roots)
+    items,labels,split,ignored = _collect(roots, hidden := [])
+    hidden = {Path(d): len(_files(d)[0]) for d in sorted(hidden)}
     if not items: raise FileNotFoundError(f"No images in {path} (looked in {', '.join(map(str, roots.values()))}): "
                                           f"use one folder per class, e.g. {path}/{train}/<class>/*.jpg")
     checked = tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')
@@ -333,8 +384,9 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     items,labels,split = [Path(items[i]) for i in keep],[labels[i] for i in keep],[split[i] for i in keep]
     classes = _train_classes(path, labels, split, train, valid, items)
     empty = [d for root in roots.values() for d in _class_dirs(root) if d.name not in classes]
+    _warn_dropped(path, hidden, empty, bad)
     is_valid = [s == valid for s in split] if valid in roots else _split_random(labels, valid_pct, seed)
-    return FolderScan(path, items, labels, is_valid, classes, bad, ignored, empty, depth)
+    return FolderScan(path, items, labels, is_valid, classes, bad, ignored, empty, depth, hidden)
 
 # %% ../nbs/01_data.ipynb #9768ec63
 PAD_TARGET = -100  # the target of padding rows: `nn.CrossEntropyLoss`'s default `ignore_index`
@@ -518,7 +570,14 @@ def _device(device):
     if isinstance(device, torch.device) or (isinstance(device, str) and ':' in device): return torch.device(device)
     return get_backend(device).device
 
-# %% ../nbs/01_data.ipynb #289b988a
+# %% ../nbs/01_data.ipynb #002c5936
+def _need_valid(scan, valid='valid'):
+    "A `ValueError` saying what to do if `scan` has no validation images"
+    if any(scan.is_valid): return
+    raise ValueError(f"{scan.path} has no validation images: put some in {scan.path/valid}/<class>/ (or, with one "
+                     "folder per class or valid_pct=, give each class more images) -- training needs them to validate")
+
+# %% ../nbs/01_data.ipynb #dd5e39c4
 def image_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
               size:int=224, # side of the (square) images in pixels
               bs:int=128, # batch size, for every loader
@@ -532,16 +591,21 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
               num_workers:int=None, # host worker processes (default: `default_workers()`)
               verify:bool=True, # decode every image once before training (cached), skipping unreadable ones
               verbose:bool=True, # print the class balance and what was skipped
-              cache:bool=False, # decode every image once into a memory-mapped array (`01a_cache`'s `cached_dls`)
+              cache:bool|str=False, # True: decode every image once into a memory-mapped array (`01a_cache`'s
+                                    # `cached_dls`); 'verify': check all of it first; 'rebuild': decode it again
              ) -> DataLoaders:
     "fastai `DataLoaders` for an image folder: checked files, fixed-shape batches, loaded by the device's prefetcher"
+    if cache not in (False, True, 'verify', 'rebuild'): raise ValueError(
+        f"cache={cache!r}: pass False, True, 'verify' (check every cached image) or 'rebuild' (decode them again)")
     if cache:
         from .cache import cached_dls
         return cached_dls(path, size=size, bs=bs, train=train, valid=valid, valid_pct=valid_pct, seed=seed,
                           item_tfms=item_tfms, batch_tfms=batch_tfms, stats=stats, device=device,
-                          num_workers=num_workers, verify=verify, verbose=verbose)
+                          num_workers=num_workers, verify=verify, verbose=verbose,
+                          verify_cache=cache == 'verify', rebuild_cache=cache == 'rebuild')
     path = Path(path) if path is not None else sample_data()
     scan = scan_folder(path, train, valid, valid_pct, seed, verify)
+    _need_valid(scan, valid)
     dblock = DataBlock(blocks=(ImageBlock(RGBImage), CategoryBlock(vocab=scan.classes)),
                        get_items=lambda _: scan.items, splitter=lambda _: scan.splits, get_y=scan.labeller,
                        item_tfms=ifnone(item_tfms, Resize(size)), batch_tfms=batch_tfms)
