@@ -593,6 +593,12 @@ def compile_cache_info() -> dict|None:
     return dict(path=p, files=len(files), bytes=sum(f.stat().st_size for f in files), hits=n('PersistentCacheHit'),
                 misses=n('PersistentCacheMiss'), load_failures=n('PersistentCacheDeserializeFailure'))
 
+# %% ../nbs/00_device.ipynb #88e954c4
+@patch(as_prop=True)
+def compile_cache_loads(self:XLABackend) -> bool:
+    "Can this build load a compiled executable back from disk? A TPU or GPU can; XLA:CPU (torch_xla 2.9) cannot"
+    return self.xr.device_type() != 'CPU'
+
 # %% ../nbs/00_device.ipynb #c678f762
 def _gib(n): return f'{n/2**30:.1f} GiB' if n else 'unknown'
 

@@ -20,7 +20,7 @@ from fastai.torch_core import to_detach, find_bs, get_model
 from fastai.optimizer import weight_decay
 from fastcore.xtras import join_path_file
 from .device import *
-from .data import PAD_TARGET, static_shapes
+from .data import PAD_TARGET, static_shapes, tpu_vision_home
 from torch.utils.tensorboard import SummaryWriter
 
 # %% auto #0
@@ -249,6 +249,7 @@ def to_tpu(self:Learner,
            precision:str='auto', # 'auto' (the backend's `auto_precision`), 'fp32', 'bf16' or 'fp16' (04_optim)
            devices=1, # replicas: 1, a number, or 'all' (every TPU core/chip of this host) (07_parallel)
            start_method:str|None=None, # replicas: 'fork' (default where there is fork) or 'spawn' (07_parallel)
+           compile_cache='auto', # XLA: keep compiled graphs for later processes: 'auto' (where they load back), True, False
           ) -> Learner:
     "Move model, data, optimizer and callbacks to the accelerator; training then runs with no host sync per step"
     if devices not in (1, '1'):
@@ -260,6 +261,8 @@ def to_tpu(self:Learner,
     if b.name not in ('tpu','xla') and device in (None, 'auto') and b.name not in _told:
         print(f'to_tpu: no TPU found, training on {b.name} ({b.kind}); `tpu_vision.device.diagnose()` says why')
         _told.add(b.name)
+    if b.name == 'xla' and (compile_cache is True or compile_cache == 'auto' and b.compile_cache_loads):
+        b.use_compile_cache(tpu_vision_home()/'xla_cache')
     self.backend,self.refresh,self.precision = b,refresh,precision
     self.dls = static_shapes(self.dls).to(b.device)
     _move(self, b.device)
