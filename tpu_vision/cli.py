@@ -290,23 +290,24 @@ def _train(a):
         return 3
     if not a.json: _print_summary(r)
 
-# %% ../nbs/10_cli.ipynb #dcea3e08
-_PICKLE_NOTE = ("A .pkl is a Python pickle: loading it runs code from the file, so only load your own or trusted\n"
-                "files. `tpu-vision export MODEL --format safe` writes a pickle-free .safetensors that predict\n"
-                "reads too.")
+# %% ../nbs/10_cli.ipynb #d8e172b4
+_TRUST_HELP = "load a .pkl without a matching sha256 record beside it (it runs the file's code: trust its maker)"
+_PICKLE_NOTE = ("A .pkl is a Python pickle: loading it runs code from the file. predict and export load one only\n"
+                "if its sha256 matches the record its export wrote beside it (MODEL.sha256), or with\n"
+                "--trust-pickle. `tpu-vision export MODEL --format safe` writes a pickle-free .safetensors\n"
+                "that predict reads too.")
 
 def _why(e) -> str:
     "`e` as a short reason: its type and the first line of its message"
     msg = (str(e).strip().splitlines() or [''])[0][:200]
     return f'{type(e).__name__}: {msg}' if msg else type(e).__name__
 
-# %% ../nbs/10_cli.ipynb #1406fae0
-def _load_pkl(fname):
-    "`Learner.predict` of the Learner exported to `fname` (fastai's pickle), loaded on the CPU"
-    from fastai.learner import Learner, load_learner
-    with warnings.catch_warnings():
-        warnings.filterwarnings('ignore', message='.*insecure pickle')  # see "Which model files to trust"
-        learn = load_learner(fname, cpu=True)
+# %% ../nbs/10_cli.ipynb #a4399ef9
+def _load_pkl(fname, trust=False):
+    "`Learner.predict` of the Learner exported to `fname` (fastai's pickle), loaded on the CPU if trusted (`load_pkl`)"
+    from fastai.learner import Learner
+    from tpu_vision.export import load_pkl
+    learn = load_pkl(fname, trust)
     if not isinstance(learn, Learner): raise TypeError(f'it holds a {type(learn).__name__}, not a fastai Learner')
     def predict(item):
         with learn.no_bar(): return learn.predict(item)
@@ -319,8 +320,10 @@ def _has(module):
     import importlib.util
     return importlib.util.find_spec(module) is not None
 
-# %% ../nbs/10_cli.ipynb #6730c2a0
-def load_predictor(model) -> callable:
+# %% ../nbs/10_cli.ipynb #cd0459e9
+def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx or .int8.pt from `export`
+                   trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
+                  ) -> callable:
     "`predict(image) -> (label, index, probabilities)` for the model file `model`; a `UsageError` if it is not one"
     p = Path(model)
     if not p.is_file(): raise UsageError(f"{model}: no such model file. `tpu-vision train` writes one (model.pkl)")
@@ -328,10 +331,11 @@ def load_predictor(model) -> callable:
                                                          "of `train`, or a .safetensors, .onnx or .int8.pt of `export`")
     if p.suffix == '.onnx' and not _has('onnxruntime'):
         raise UsageError(f"{model}: predicting with an ONNX file needs onnxruntime: `pip install onnxruntime`")
-    from tpu_vision.export import load_safe, load_onnx, load_int8
-    load = {'.pkl': _load_pkl, '.safetensors': lambda f: load_safe(f).predict, '.onnx': lambda f: load_onnx(f).predict,
-            '.pt': lambda f: load_int8(f).predict}[p.suffix]
+    from tpu_vision.export import load_safe, load_onnx, load_int8, UntrustedPickle
+    load = {'.pkl': lambda f: _load_pkl(f, trust), '.safetensors': lambda f: load_safe(f).predict,
+            '.onnx': lambda f: load_onnx(f).predict, '.pt': lambda f: load_int8(f).predict}[p.suffix]
     try: return load(p)
+    except UntrustedPickle: raise   # its own message says what to do
     except Exception as e: raise UsageError(f"{model} is not a model exported by tpu-vision/fastai ({_why(e)}): "
                                             "re-export it or train again") from None
 
@@ -352,7 +356,7 @@ class Prediction(NamedTuple):
     "What `predict` says about one image: its class and probability, or the `error` why there is none"
     image:str; label:str|None=None; prob:float|None=None; error:str|None=None
 
-# %% ../nbs/10_cli.ipynb #5346c140
+# %% ../nbs/10_cli.ipynb #3c3900bc
 def _predict_one(f, fn) -> Prediction:
     "The `Prediction` of predictor `f` for image file `fn`"
     from tpu_vision.data import check_image
@@ -360,28 +364,35 @@ def _predict_one(f, fn) -> Prediction:
     try: label,idx,probs = f(fn)
     except Exception as e: return Prediction(str(fn), error=f"can't be predicted ({_why(e)})")
     p = probs[idx]
+    if not bool(probs.isfinite().all()): return Prediction(str(fn), str(label), math.nan)  # `_predict` refuses it
     return Prediction(str(fn), str(label), float(p.max()) if p.numel() else None)
 
-# %% ../nbs/10_cli.ipynb #7b6930b3
+# %% ../nbs/10_cli.ipynb #823317da
 def predict(model, # a .pkl from `train`, or a .safetensors, .onnx or .int8.pt from `export`
             images, # image files, and folders (every image file under them, sorted)
+            trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
            ) -> list:
     "A `Prediction` (image, label, probability, error) for each image; an image that can't be read gets an error"
-    f = load_predictor(model)
+    f = load_predictor(model, trust)
     return [Prediction(str(p), error=err) if err else _predict_one(f, p) for p,err in _images(images)]
 
-# %% ../nbs/10_cli.ipynb #e4cbd90a
+# %% ../nbs/10_cli.ipynb #d37007ca
 def _predict(a):
-    res = predict(a.model, a.images)
+    res = predict(a.model, a.images, a.trust_pickle)
+    if bad := [r for r in res if r.prob is not None and not math.isfinite(r.prob)]:
+        print(f"tpu-vision predict: error: {a.model} gives non-finite probabilities (NaN or infinite) for {len(bad)} "
+              f"of {len(res)} images: the model is broken (a diverged training?); train it again (exit code 3)",
+              file=sys.stderr)
+        return 3
     for r in res:
         if r.error: print(f'tpu-vision predict: error: {r.image}: {r.error}', file=sys.stderr)
         else: print(f'{r.image}: {r.label} ({r.prob:.3f})' if r.prob is not None else f'{r.image}: {r.label}')
     return 2 if any(r.error for r in res) else 0
 
-# %% ../nbs/10_cli.ipynb #c7f21f36
+# %% ../nbs/10_cli.ipynb #58ee85c9
 def _export(a):
     from tpu_vision.export import export_model
-    print(export_model(a.model, a.format, out=a.out, calib=a.calib, method=a.method))
+    print(export_model(a.model, a.format, out=a.out, calib=a.calib, method=a.method, trust=a.trust_pickle))
 
 # %% ../nbs/10_cli.ipynb #9437e6d8
 def _describe(a):
@@ -396,11 +407,12 @@ def _diagnose(a):
     why = diagnose()
     print('\n'.join(f'- {w}' for w in why) if why else 'A TPU is present and torch_xla or torch_tpu can use it.')
 
-# %% ../nbs/10_cli.ipynb #44e587a6
+# %% ../nbs/10_cli.ipynb #71e8ee15
 _EXIT_CODES = """exit codes:
   0    done
   2    an error you can fix (bad argument, missing file, no such device, --out in use, unreadable image)
   3    train: the training diverged (a loss is NaN or infinite); nothing was exported
+       tune: every trial diverged, nothing exported; predict: the model's output is not finite
   130  interrupted (Ctrl-C)"""
 
 def _sub(sub, name, help, **kwargs):
@@ -435,33 +447,43 @@ def _train_parser(sub):
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 
-# %% ../nbs/10_cli.ipynb #899d89b8
+# %% ../nbs/10_cli.ipynb #709c09bc
 def _predict_parser(sub):
     pr = _sub(sub, 'predict', 'class and probability of images with an exported model')
     pr.description += '\n\n' + _PICKLE_NOTE
     pr.add_argument('model', help='model.pkl from `train`, or a .safetensors, .onnx or .int8.pt from `export`')
     pr.add_argument('images', nargs='+', help='image files, or folders (every image file under them, sorted)')
+    pr.add_argument('--trust-pickle', action='store_true', help=_TRUST_HELP)
     pr.set_defaults(func=_predict)
 
-# %% ../nbs/10_cli.ipynb #0d05f1c3
+# %% ../nbs/10_cli.ipynb #6724da4e
 def _export_parser(sub):
     ex = _sub(sub, 'export', 'convert an exported model: pkl, safe (safetensors + JSON), onnx, int8')
     ex.add_argument('model'); ex.add_argument('--format', required=True, choices=['pkl', 'safe', 'onnx', 'int8'])
     ex.add_argument('--out', default=None)
     ex.add_argument('--calib', default=None, help='image folder to calibrate static int8')
     ex.add_argument('--method', default=None, choices=['static', 'dynamic'])
+    ex.add_argument('--trust-pickle', action='store_true', help=_TRUST_HELP)
     ex.set_defaults(func=_export)
 
-# %% ../nbs/10_cli.ipynb #1b30b2d2
+# %% ../nbs/10_cli.ipynb #560f8af0
 def _tune(a):
-    from tpu_vision.tune import run_search
-    try: r = run_search(_folder(a.folder), trials=a.trials, epochs=a.epochs, address=a.address, out=a.out,
-                        device=a.device)
+    from tpu_vision.tune import run_search, _SETTINGS
+    if a.resume and not (Path(a.resume)/_SETTINGS).is_file():
+        raise UsageError(f"--resume {a.resume}: not a search's folder (no {_SETTINGS} in it); give the folder that the "
+                         "interrupted `tpu-vision tune` named")
+    kw = dict(resume=a.resume) if a.resume else dict(trials=a.trials, epochs=a.epochs, device=a.device)
+    try: r = run_search(None if a.resume else _folder(a.folder), address=a.address, out=a.out, **kw)
     except (RuntimeError, ImportError) as e: raise UsageError(str(e)) from None   # every trial failed; no Ray
-    if a.json: print(json.dumps(r)); return
+    if a.json: print(json.dumps(r))
+    if r['diverged']:
+        print(f"tpu-vision tune: warning: every trial diverged (a loss or a weight not finite): nothing exported; "
+              f"try lower learning rates (exit code 3). The search: {r['path']}", file=sys.stderr)
+        return 3
+    if a.json: return
     print(f"best {r['metric']} {r['best_metric']:.4f} with {r['best_config']}\nexported to {r['export']}")
 
-# %% ../nbs/10_cli.ipynb #fb2da741
+# %% ../nbs/10_cli.ipynb #1b8bc6e0
 def _tune_parser(sub):
     tu = _sub(sub, 'tune', 'hyper-parameter search with Ray Tune (08_tune; needs `pip install "tpu-vision[tune]"`)')
     tu.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
@@ -470,6 +492,8 @@ def _tune_parser(sub):
     tu.add_argument('--address', default=None, help='an existing Ray cluster to join (default: start one here)')
     tu.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default auto)')
     tu.add_argument('--out', default=None, help="folder for the best trial's model.pkl (default: the search's folder)")
+    tu.add_argument('--resume', metavar='PATH', default=None, help="go on with the interrupted search in folder PATH, "
+                    "with its own arguments (Ctrl-C names the folder)")
     tu.add_argument('--json', action='store_true', help='print one JSON object')
     tu.set_defaults(func=_tune)
 
