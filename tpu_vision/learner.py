@@ -249,7 +249,7 @@ def to_tpu(self:Learner,
            precision:str='auto', # 'auto' (the backend's `auto_precision`), 'fp32', 'bf16' or 'fp16' (04_optim)
            devices=1, # replicas: 1, a number, or 'all' (every TPU core/chip of this host) (07_parallel)
            start_method:str|None=None, # replicas: 'fork' (default where there is fork) or 'spawn' (07_parallel)
-           compile_cache='auto', # XLA: keep compiled graphs for later processes: 'auto' (where they load back), True, False
+           compile_cache='auto', # XLA: compiled graphs kept for later processes: 'auto' (where they load), True, False
           ) -> Learner:
     "Move model, data, optimizer and callbacks to the accelerator; training then runs with no host sync per step"
     if devices not in (1, '1'):
