@@ -73,7 +73,27 @@ def _jsonable(spec):
                                             f"JSON values (numbers, strings, lists, dicts): {e}") from None
     return spec
 
-# %% ../nbs/06_export.ipynb #e35cce36
+# %% ../nbs/06_export.ipynb #a92f8479
+def _arch_fn(src:str, name:str):
+    "The architecture function `name` of `src` ('torchvision', 'fastai' or 'tpu_vision'); a `ValueError` if none"
+    import torchvision, fastai.vision.models.xresnet as xr
+    from tpu_vision.models import ARCHS
+    if src == 'torchvision' and name in torchvision.models.list_models():
+        return torchvision.models.get_model_builder(name)
+    if src == 'tpu_vision' and name in ARCHS: return ARCHS[name]
+    if src == 'fastai' and name.startswith('x') and inspect.isfunction(f := getattr(xr, name, None)): return f
+    raise ValueError(f"Architecture {name!r} is not a {src} architecture; re-export the model or fix the manifest")
+
+# %% ../nbs/06_export.ipynb #ce00acd7
+def _source(arch) -> str|None:
+    "Where `_arch_fn` finds the architecture function `arch` (or its copy in a pickle) again by its name, or None"
+    key = lambda f: (getattr(f, '__module__', None), getattr(f, '__qualname__', None))
+    for src in ('torchvision', 'fastai', 'tpu_vision'):
+        try:
+            if key(_arch_fn(src, getattr(arch, '__name__', ''))) == key(arch): return src
+        except ValueError: pass
+
+# %% ../nbs/06_export.ipynb #f9955cf0
 def arch_spec(learn) -> dict:
     "How `learn.model` was built, as `{'name','source','kwargs'}`: from `register_arch`, or `vision_learner`'s `arch`"
     m,arch = get_model(learn.model),getattr(learn, 'arch', None)
@@ -81,15 +101,15 @@ def arch_spec(learn) -> dict:
     kw = dict(n_out=getattr(learn, 'n_out', None), **({'n_in': learn.n_in} if hasattr(learn, 'n_in') else {}))
     if getattr(m, 'stem_pool', True) is False: kw['stem_pool'] = False  # 03a_models' `drop_stem_pool`
     if isinstance(arch, str): return _jsonable(dict(name=arch, source='timm', kwargs=kw))
-    if callable(arch) and getattr(arch, '__module__', '').startswith('torchvision.models'):
-        return _jsonable(dict(name=arch.__name__, source='torchvision', kwargs=kw))
+    if (src := _source(arch)) is not None: return _jsonable(dict(name=arch.__name__, source=src, kwargs=kw))
     raise ValueError(_NO_ARCH)
 
-# %% ../nbs/06_export.ipynb #0c5d7f83
+# %% ../nbs/06_export.ipynb #5a1b4e45
 _VISION_ARGS = {'n_out', 'n_in', 'cut', 'concat_pool', 'pool', 'lin_ftrs', 'ps', 'first_bn', 'bn_final', 'lin_first',
                 'y_range', 'stem_pool'}
+_SOURCES = ('torchvision', 'timm', 'fastai', 'tpu_vision')  # of a `vision_learner` body
 
-# %% ../nbs/06_export.ipynb #2fd16de6
+# %% ../nbs/06_export.ipynb #d62e1db9
 def build_model(spec:dict) -> nn.Module:
     "A new, untrained model (no download) from an architecture `spec` made by `arch_spec`"
     src,name,kw = spec.get('source'),spec.get('name'),dict(spec.get('kwargs') or {})
@@ -98,17 +118,15 @@ def build_model(spec:dict) -> nn.Module:
                                               f"module that defines `{name}` (decorated with `register_arch`) before "
                                               "loading")
         return _ARCHS[name](**kw)
-    if src in ('torchvision', 'timm') and set(kw) - _VISION_ARGS:
+    if src in _SOURCES and set(kw) - _VISION_ARGS:
         raise ValueError(f"Architecture {name!r}: arguments {sorted(set(kw) - _VISION_ARGS)} are not allowed; a {src} "
                          f"architecture takes {sorted(_VISION_ARGS)}")
-    if src not in ('torchvision', 'timm'):
-        raise ValueError(f"Architecture source {src!r} of {name!r}: expected 'registered', 'torchvision' or 'timm'")
+    if src not in _SOURCES:
+        raise ValueError(f"Architecture source {src!r} of {name!r}: expected 'registered' or one of {_SOURCES}")
     from tpu_vision.models import drop_stem_pool
     pool = kw.pop('stem_pool', True)
-    if src == 'torchvision':
-        import torchvision
-        m = create_vision_model(torchvision.models.get_model_builder(name), pretrained=False, **kw)
-    else: m = create_timm_model(name, pretrained=False, **kw)[0]
+    if src == 'timm': m = create_timm_model(name, pretrained=False, **kw)[0]
+    else: m = create_vision_model(_arch_fn(src, name), pretrained=False, **kw)
     return m if pool else drop_stem_pool(m)
 
 # %% ../nbs/06_export.ipynb #b7bc6b81
