@@ -35,3 +35,6 @@ def test_cli_from_the_wheel(wheel, tmp_path):
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     assert (tmp_path/'run/model.pkl').stat().st_size > 0 and 'accuracy' in r.stdout, r.stdout[-2000:]
+    assert {'model.pkl.sha256', 'history.csv', 'history.png', 'run.json'} <= {f.name for f in (tmp_path/'run').iterdir()}
+    v = subprocess.run([str(py.parent/'tpu-vision'), '--version'], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert v.returncode == 0 and v.stdout.split()[-1] == wheel[0].name.split('-')[1], (v.stdout, v.stderr)
