@@ -327,6 +327,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
           seed:int|None=None, # seed every random generator (fastai's `set_seed`): the same seed, the same run
           tensorboard:bool=False, # also write TensorBoard event files under `out/tensorboard/`
           download:bool=False, # `folder='fashion-mnist'`: fetch the files if they are not on this machine
+          compile_cache='auto', # XLA: keep compiled graphs for later runs ('auto': where they load back; 00_device)
          ) -> dict:
     "Train `arch` on `folder`; export it to `out/model.pkl` with the run's records unless it diverged; the summary"
     args,t0 = dict(locals()),time.time()   # the arguments, for run.json
@@ -335,7 +336,8 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
     with out_lock(out) as out, _history(out) as log:
         _seed(seed)
         learn = _learner(path, arch_fn, size, bs, aug, pretrained, not quiet, cache, stem_pool, seed)
-        learn = learn.to_tpu(None if device == 'auto' else device, devices=n, precision=precision); _seed(seed, learn)
+        learn = learn.to_tpu(None if device == 'auto' else device, devices=n, precision=precision,
+                             compile_cache=compile_cache); _seed(seed, learn)
         cbs = ([] if n > 1 else [log]) + ([_tensorboard(out, args)] if tensorboard else [])
         _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars, cbs)
         res = dict(_summary(learn), epochs=epochs, arch=arch, size=size, bs=bs, seed=seed, export=None)
@@ -379,7 +381,8 @@ def _train(a):
         with redirect_stdout(sys.stderr) if a.json else nullcontext():  # stdout: the JSON only
             r = train(a.folder, a.arch, a.epochs, a.bs, a.size, a.lr, a.device, a.out, a.pretrained, not a.no_aug,
                       quiet=a.json, devices=a.devices, precision=a.precision, cache=_cache_mode(a),
-                      stem_pool=not a.no_stem_pool, seed=a.seed, tensorboard=a.tensorboard, download=a.download)
+                      stem_pool=not a.no_stem_pool, seed=a.seed, tensorboard=a.tensorboard, download=a.download,
+                      compile_cache=not a.no_compile_cache and 'auto')
     except BaseException as e:
         if _interrupted(e): raise KeyboardInterrupt(f'interrupted; {_left(model, before)}') from None
         raise
@@ -554,6 +557,8 @@ def _train_parser(sub):
     t.add_argument('--download', action='store_true', help="with 'fashion-mnist': fetch it (30 MB) if it is not on "
                    'this machine')
     t.add_argument('--tensorboard', action='store_true', help='also write TensorBoard event files to OUT/tensorboard/')
+    t.add_argument('--no-compile-cache', action='store_true', help='XLA: do not keep compiled graphs under '
+                   '$TPU_VISION_HOME/xla_cache for later runs (kept by default on a TPU or GPU; 00_device)')
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 
@@ -663,7 +668,9 @@ def main(argv=None):
     a = parser().parse_args(argv)
     _SIGINT.clear()
     old = _on_interrupt(_quiet_interrupt)
-    try: return a.func(a) or 0
+    try: code = a.func(a) or 0; sys.stdout.flush(); return code
+    except BrokenPipeError:   # whoever read our output has gone (`tpu-vision predict ... | head`): stop, quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 1   # as Python's docs advise
     except KeyboardInterrupt as e: msg,code = str(e) or 'interrupted',130
     except Exception as e:
         if not _user_error(e): raise

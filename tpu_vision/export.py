@@ -30,8 +30,8 @@ from .learner import EpochMetric, tpu_backend
 # %% auto #0
 __all__ = ['MAX_SIDE', 'MAX_CLASSES', 'FORMATS', 'register_arch', 'arch_spec', 'build_model', 'portable_dls', 'sha256_record',
            'record_sha256', 'UntrustedPickle', 'trusted_bytes', 'load_pkl', 'manifest', 'check_manifest', 'Predictor',
-           'cpu_model', 'save_safe', 'load_safe', 'save_onnx', 'load_onnx', 'quantize_dynamic', 'quantize_static',
-           'save_int8', 'load_int8', 'export_model']
+           'cpu_model', 'sidecar', 'save_safe', 'load_safe', 'save_onnx', 'load_onnx', 'quantize_dynamic',
+           'quantize_static', 'save_int8', 'load_int8', 'export_model']
 
 # %% ../nbs/06_export.ipynb #7c87e5fd
 _ARCHS = {}
@@ -612,6 +612,10 @@ def _check_rebuild(model, man):
                                   "was built with")
 
 # %% ../nbs/06_export.ipynb #821e29e5
+def sidecar(fname) -> Path:
+    "The readable copy of the manifest inside `fname`: `fname` + '.json' (`model.onnx.json`), one per exported file"
+    return Path(fname).with_name(Path(fname).name + '.json')
+
 def _write_json(fname, obj): return atomic_write(fname, lambda p: Path(p).write_text(json.dumps(obj, indent=1)))
 def _example(man, bs=2): return torch.randn(bs, *man['input']['shape'][1:])
 
@@ -620,19 +624,19 @@ def save_safe(model, # the model (on any device: a CPU copy is saved)
               man:dict, # its manifest, with an `arch` that rebuilds it
               fname, # the .safetensors file to write
              ) -> Path:
-    "Write `model`'s weights to `fname` as safetensors with manifest `man` inside, and `man` beside it (suffix .json)"
+    "Write `model`'s weights to `fname` as safetensors with manifest `man` inside, and `man` beside it (`sidecar`)"
     from safetensors.torch import save_model
     if man.get('arch') is None: raise ValueError(_NO_ARCH)
     model,fname = cpu_model(model),Path(fname)
     _check_rebuild(model, man)
     atomic_write(fname, lambda p: save_model(model, str(p), metadata={'tpu_vision': json.dumps(man)}))
-    _write_json(fname.with_suffix('.json'), man)
+    _write_json(sidecar(fname), man)
     return fname
 
 # %% ../nbs/06_export.ipynb #9715d701
 @patch
 def export_safe(self:Learner,
-                fname='model.safetensors', # in `learn.path`; the manifest goes to the same name with suffix .json
+                fname='model.safetensors', # in `learn.path`; the manifest beside it: the same name + .json
                 arch:dict|None=None, # how to rebuild the model (default: `arch_spec(learn)`)
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
@@ -656,8 +660,8 @@ def _parse(text, fname, how):
 
 # %% ../nbs/06_export.ipynb #fffcb5c3
 def _check_sidecar(man, fname):
-    "Warn if the readable copy of `man` beside `fname` (same name, .json) differs from `man`, the one inside `fname`"
-    js = Path(fname).with_suffix('.json')
+    "Warn if the readable copy of `man` beside `fname` (`sidecar`) differs from `man`, the one inside `fname`"
+    js = sidecar(fname)
     if not js.exists(): return
     try: same = json.loads(js.read_text()) == man
     except (OSError, ValueError): same = False
@@ -732,13 +736,13 @@ def save_onnx(model, # the model (on any device: a CPU copy is exported)
         m.metadata_props.add(key='tpu_vision', value=json.dumps(man))
         onnx.save(m, str(p))
     atomic_write(fname, write)
-    _write_json(fname.with_suffix('.json'), man)
+    _write_json(sidecar(fname), man)
     return fname
 
 # %% ../nbs/06_export.ipynb #d85c2bd7
 @patch
 def export_onnx(self:Learner,
-                fname='model.onnx', # in `learn.path`; the manifest goes to the same name with suffix .json
+                fname='model.onnx', # in `learn.path`; the manifest beside it: the same name + .json
                 opset:int=17, # ONNX operator set
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
@@ -812,7 +816,7 @@ def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
         warnings.simplefilter('ignore')
         ts = torch.jit.trace(qmodel.eval(), _example(man))
     atomic_write(fname, lambda p: torch.jit.save(ts, str(p), _extra_files={'tpu_vision.json': json.dumps(man)}))
-    _write_json(fname.with_suffix('.json'), man)
+    _write_json(sidecar(fname), man)
     return fname
 
 # %% ../nbs/06_export.ipynb #f7d27edb
@@ -844,7 +848,7 @@ def _int8(model, man, fname, method, batches):
 # %% ../nbs/06_export.ipynb #e4fddc9d
 @patch
 def export_int8(self:Learner,
-                fname='model_int8.pt', # in `learn.path`; the manifest goes to the same name with suffix .json
+                fname='model_int8.pt', # in `learn.path`; the manifest beside it: the same name + .json
                 method='static', # 'static': the whole network, calibrated; 'dynamic': the `nn.Linear` layers only
                 n_batches:int=4, # training batches to calibrate on (static)
                 calib=None, # instead, a folder or list of images to calibrate on (for a Learner from a .pkl: no data)
