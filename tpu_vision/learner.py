@@ -272,6 +272,7 @@ def to_tpu(self:Learner,
     _swap_meters(self, DeviceAvgLoss(), None if rec is None else DeviceSmoothLoss(rec.smooth_loss.beta))
     self.metrics = [m if isinstance(m, EpochMetric) else EpochMetric(m) for m in self.metrics]
     for f in TO_TPU_HOOKS: f(self)
+    b.sync()   # XLA: pending constants (BatchNorm's `num_batches_tracked`) in a graph of their own, not a step's
     return self
 
 # %% ../nbs/03_learner.ipynb #10007e74
