@@ -360,9 +360,10 @@ def _one_line(e):
 _HIST = ['trial', 'epoch', 'train_loss', 'valid_loss', 'accuracy', 'error_rate', 'compiles', 'to_host', 'nan_loss']
 
 def _history(r, name) -> pd.DataFrame:
-    "One row per reported epoch of trial result `r`"
+    "One row per epoch of trial result `r`; an epoch redone after a resume keeps its last report"
     h = r.metrics_dataframe
     if h is None or not len(h) or 'epoch' not in h: return pd.DataFrame(columns=_HIST)
+    h = h.drop_duplicates('epoch', keep='last')   # interrupted after reporting it, before its checkpoint: done again
     return h.assign(trial=name)[[c for c in _HIST if c in h or c == 'trial']].reset_index(drop=True)
 
 # %% ../nbs/08_tune.ipynb #154d78c3
