@@ -1,9 +1,8 @@
 """The built wheel, as a newcomer gets it: what it holds, and the CLI working from it with this repository out of reach.
 
 The wheel and the venv it is installed in come from tools/wheel_env.sh (the `wheel` fixture in conftest.py)."""
-import os, subprocess, sys, zipfile
+import subprocess, sys, zipfile
 from pathlib import Path
-import pytest
 from conftest import newcomer_env
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,9 +14,10 @@ stamp=$(sha1sum pyproject.toml | cut -c1-40)
 if [ "$(cat $V/.stamp 2>/dev/null)" != "$stamp" ]; then
   rm -rf $V
   .venv/bin/uv venv -q --python .venv/bin/python $V >&2
-  # The same torch/torch_xla pair as [dev] (never torch_xla[tpu]: libtpu queries a cloud metadata server at start).
-  .venv/bin/uv pip install -q --compile-bytecode --python $V/bin/python "$whl[notebooks]" \
-    torch==2.9.1 torchvision==0.24.1 torch_xla==2.9.0 >&2
+  # The torch/torchvision/torch_xla that [dev] pinned in .venv, not written twice (never torch_xla[tpu]: libtpu
+  # queries a cloud metadata server at start).
+  pins=$(.venv/bin/python -c "import importlib.metadata as m; print(' '.join(f'{p}=={m.version(p)}' for p in ('torch', 'torchvision', 'torch_xla')))")
+  .venv/bin/uv pip install -q --compile-bytecode --python $V/bin/python "$whl[notebooks]" $pins >&2
   echo "$stamp" > $V/.stamp
 else
   .venv/bin/uv pip install -q --compile-bytecode --python $V/bin/python --reinstall-package tpu-vision --no-deps "$whl" >&2
