@@ -8,10 +8,11 @@ A folder of photo-like PNGs of assorted sizes and modes (97_test_utils's `make_f
 - `stock`: fastai's `TfmdDL` as `dataloaders(device=xla)` makes it;
 - `stock, gc.collect() first`: the same, with Python's cycle collector run before each batch;
 - `tpu_dl`: the same loader through 01_data's `tpu_dl` (what `to_tpu()` does to a Learner's loaders).
-Prints the compilations of each batch, and the CPU fallbacks if any. Which batches of `stock` compile depends on when
+Each way runs in a process of its own (a graph compiled by one would be reused by the next). Prints the compilations of
+each batch, and the CPU fallbacks if any. Which batches of `stock` compile depends on when
 the cycle collector runs, so that list changes from run to run; the two others do not.
 """
-import argparse, gc, os, sys, tempfile
+import argparse, gc, os, subprocess, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fastai.vision.all import (DataBlock, ImageBlock, CategoryBlock, GrandparentSplitter, get_image_files, parent_label,
@@ -23,7 +24,13 @@ from tpu_vision.test_utils import make_folder
 
 p = argparse.ArgumentParser()
 p.add_argument('--batches', type=int, default=80); p.add_argument('--size', type=int, default=48)
+WAYS = {'stock': 'stock', 'collect': 'stock, gc.collect() first', 'tpu_dl': 'tpu_dl'}
+p.add_argument('--way', choices=list(WAYS), default=None, help='one of them in this process (default: each in its own)')
 args = p.parse_args()
+if args.way is None:
+    for w in WAYS: subprocess.run([sys.executable, __file__, '--way', w, '--batches', str(args.batches),
+                                   '--size', str(args.size)], check=True)
+    sys.exit()
 dev = get_backend('xla').device
 path = make_folder(n_train=args.batches*4, n_valid=4, classes=2, mixed=True, root=tempfile.mkdtemp())
 
@@ -45,8 +52,7 @@ def per_batch(dl, collect=False):
         for k,v in c.fallbacks.items(): fbs[k] = fbs.get(k, 0) + v
     return res,fbs
 
-for name,dl,collect in [('stock', loader(), False), ('stock, gc.collect() first', loader(), True),
-                        ('tpu_dl', tpu_dl(loader(), drop_last=True), False)]:
-    res,fbs = per_batch(dl, collect)
-    print(f'{name}: {sum(res[2:])} compilations after the second batch; per batch {res}; CPU fallbacks {fbs or "none"}',
-          flush=True)
+dl = tpu_dl(loader(), drop_last=True) if args.way == 'tpu_dl' else loader()
+res,fbs = per_batch(dl, collect=args.way == 'collect')
+print(f'{WAYS[args.way]}: {sum(res[2:])} compilations after the second batch; per batch {res}; '
+      f'CPU fallbacks {fbs or "none"}', flush=True)
