@@ -271,6 +271,7 @@ class AffineTfm(RandTransform):
         return resample(x, self._mat_or_eye(x), self.size, mode, self.pad_mode, self.align_corners)
 
     def encodes(self, x:TensorImage): return self._resample(_plain(x), self.mode)
+    def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorMask):
         x = _plain(x)
         res = self._resample((x[:,None] if x.ndim==3 else x).float(), self.mode_mask).long()
@@ -373,6 +374,7 @@ class LightingTfm(RandTransform):
     def compose(self, tfm):
         "Compose `self` with another `LightingTfm`"
         self.fs += tfm.fs
+    def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorImage):
         y = logit(_plain(x))
         for f in self.fs: y = f(y)
@@ -429,6 +431,7 @@ class RandomResizedCropGPU(RandTransform):
         self.mat = crop_mat(h, w, *crop)
 
     def encodes(self, x:TensorImage): return resample(_plain(x), self.mat, self.size, self.mode, shrink=False)
+    def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorMask):
         x = _plain(x)
         res = resample((x[:,None] if x.ndim==3 else x).float(), self.mat, self.size, self.mode_mask).long()
@@ -568,6 +571,7 @@ class RandomErasing(RandTransform):
         most = self.sh*h*w + self.max_count*(math.sqrt(self.sh*h*w/self.min_aspect) + 1)
         return min(math.ceil(most), self.max_count*h*w)
 
+    def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorImage):
         x = _plain(x)
         bs,c,h,w = x.shape
@@ -647,6 +651,7 @@ class Cutout(RandTransform):
                     split_idx): # 0 on the training set, 1 on validation
         self.do = True
 
+    def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorImage): return _plain(x).masked_fill(self.hole_mask(x), self.fill)
 
 # %% ../nbs/02_augment.ipynb #1b24d0a2
@@ -656,11 +661,11 @@ def hole_mask(self:Cutout, x):
     bs,(h,w),dev = x.shape[0],x.shape[-2:],x.device
     n = 1 if self.batch else bs
     holes,length = _randint(n, *self.n_holes, dev),_randint(n, *self.length, dev)
-    cut,mask = torch.rand(n, device=dev) < self.p,None
+    cut,mask = torch.rand(n, device=dev) < self.p,torch.zeros(n, 1, h, w, dtype=torch.bool, device=dev)
     for k in range(int(self.n_holes[1])):
         cy,cx = _randint(n, 0, h-1, dev),_randint(n, 0, w-1, dev)
         y0,y1 = (cy-length/2).clamp(0, h).floor(),(cy+length/2).clamp(0, h).floor()
         x0,x1 = (cx-length/2).clamp(0, w).floor(),(cx+length/2).clamp(0, w).floor()
         m = rect_mask(h, w, y0, torch.where(cut & (holes > k), y1, y0), x0, x1)   # an unused hole is empty
-        mask = m if mask is None else mask | m
+        mask = mask | m
     return mask.expand(bs, 1, h, w)

@@ -301,6 +301,7 @@ class CachedCrop(RandTransform):
                     split_idx): # 0 on the training set, 1 on validation
         while isinstance(b, tuple): b = b[0]
         self.do,self.valid = tuple(b.shape[-2:]) != (self.crop, self.crop),bool(split_idx)
+    def encodes(self, x:object): return x   # labels pass as they are, without a failed lookup (02_augment)
     def encodes(self, x:TensorImage):
         h,w = x.shape[-2:]
         if self.valid: t,l = (h-self.crop)//2,(w-self.crop)//2; return x[..., t:t+self.crop, l:l+self.crop]
