@@ -20,10 +20,10 @@ from fastai.vision.augment import RandTransform, PadMode
 from .device import native
 
 # %% auto #0
-__all__ = ['SMALL_SIZE', 'gather_sample', 'area_shrink', 'perspective_grid', 'resample', 'perspective_coeffs', 'AffineTfm',
-           'Flip', 'Dihedral', 'Rotate', 'Zoom', 'Warp', 'LightingTfm', 'Brightness', 'Contrast', 'crop_mat',
-           'RandomResizedCropGPU', 'setup_aug_tfms', 'aug_transforms', 'default_aug', 'rect_mask', 'RandomErasing',
-           'Cutout']
+__all__ = ['SMALL_SIZE', 'gather_sample', 'sampler_for', 'area_shrink', 'perspective_grid', 'resample', 'perspective_coeffs',
+           'plain_tensor', 'AffineTfm', 'Flip', 'Dihedral', 'Rotate', 'Zoom', 'Warp', 'LightingTfm', 'Brightness',
+           'Contrast', 'crop_mat', 'RandomResizedCropGPU', 'setup_aug_tfms', 'aug_transforms', 'default_aug',
+           'rect_mask', 'RandomErasing', 'Cutout']
 
 # %% ../nbs/02_augment.ipynb #327e3722
 def _unnormalize(c, n, align_corners):
@@ -82,7 +82,9 @@ def _native(x):
     "Whether `x` lives where `grid_sample` and area interpolation have native kernels (`Backend.native_ops`)"
     return native(x.device, 'grid_sample')
 
-def _sampler(x): return F.grid_sample if _native(x) else gather_sample
+def sampler_for(x) -> callable:
+    "The grid sampler for `x`'s device: torch's `grid_sample` where it runs natively, else `gather_sample`"
+    return F.grid_sample if _native(x) else gather_sample
 
 # %% ../nbs/02_augment.ipynb #dfbd382f
 def _pool_mat(n, m, device):
@@ -139,7 +141,7 @@ def resample(x, # Batch of images (bs,c,h,w)
         if d > 1: x = area_shrink(x, d)
     grid = perspective_grid(mat, size, align_corners)
     if _native(x): grid = grid.to(x.dtype)
-    return _sampler(x)(x, grid, mode=mode, padding_mode=pad_mode, align_corners=bool(align_corners))
+    return sampler_for(x)(x, grid, mode=mode, padding_mode=pad_mode, align_corners=bool(align_corners))
 
 # %% ../nbs/02_augment.ipynb #62036afc
 def _mat(a, b, c, d, e, f, g=0., h=0.):
@@ -226,7 +228,9 @@ def _warp_mat(x, magnitude=0.2, p=0.5, draw_x=None, draw_y=None, batch=False):
     return perspective_coeffs(orig, targ)
 
 # %% ../nbs/02_augment.ipynb #5f03f4de
-def _plain(x): return x.as_subclass(torch.Tensor) if isinstance(x, torch.Tensor) else x
+def plain_tensor(x):
+    "`x` as a plain `torch.Tensor` (fastai's subclasses dispatch every op in Python); anything else as is"
+    return x.as_subclass(torch.Tensor) if isinstance(x, torch.Tensor) else x
 
 def _aspect(m, h, w):
     "fastai's `_prepare_mat`: keep angles right on non-square images"
@@ -262,7 +266,7 @@ class AffineTfm(RandTransform):
                     split_idx): # 0 on the training set, 1 on validation
         while isinstance(b, tuple): b = b[0]
         self.split_idx,self.do = split_idx,True
-        self.mat = self._get_mat(_plain(b))
+        self.mat = self._get_mat(plain_tensor(b))
 
     def _mat_or_eye(self, x):
         return torch.eye(3, device=x.device).expand(x.shape[0], 3, 3) if self.mat is None else self.mat
@@ -270,17 +274,17 @@ class AffineTfm(RandTransform):
         if self.mat is None and (self.size is None or _pair(self.size) == tuple(x.shape[-2:])): return x
         return resample(x, self._mat_or_eye(x), self.size, mode, self.pad_mode, self.align_corners)
 
-    def encodes(self, x:TensorImage): return self._resample(_plain(x), self.mode)
+    def encodes(self, x:TensorImage): return self._resample(plain_tensor(x), self.mode)
     def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorMask):
-        x = _plain(x)
+        x = plain_tensor(x)
         res = self._resample((x[:,None] if x.ndim==3 else x).float(), self.mode_mask).long()
         return res[:,0] if x.ndim==3 else res
     def encodes(self, x:TensorPoint):
         sz = self.size or getattr(x, 'img_size', None)
-        return TensorPoint(_move_points(_plain(x), self._mat_or_eye(x)), **{**x.__dict__, 'sz': sz})  # fastai's meta
+        return TensorPoint(_move_points(plain_tensor(x), self._mat_or_eye(x)), **{**x.__dict__, 'sz': sz})  # meta
     def encodes(self, x:TensorBBox):
-        sz,(bs,n),x = self.size or getattr(x, 'img_size', None),x.shape[:2],_plain(x)
+        sz,(bs,n),x = self.size or getattr(x, 'img_size', None),x.shape[:2],plain_tensor(x)
         corners = [x[...,:2], torch.stack([x[...,0], x[...,3]], 2), torch.stack([x[...,2], x[...,1]], 2), x[...,2:]]
         pnts = torch.stack(corners, 2)
         pnts = _move_points(pnts.view(bs, 4*n, 2), self._mat_or_eye(x)).view(bs, n, 4, 2)
@@ -370,13 +374,13 @@ class LightingTfm(RandTransform):
                     split_idx): # 0 on the training set, 1 on validation
         self.do = True
         while isinstance(b, tuple): b = b[0]
-        for f in self.fs: f.before_call(_plain(b))
+        for f in self.fs: f.before_call(plain_tensor(b))
     def compose(self, tfm):
         "Compose `self` with another `LightingTfm`"
         self.fs += tfm.fs
     def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorImage):
-        y = logit(_plain(x))
+        y = logit(plain_tensor(x))
         for f in self.fs: y = f(y)
         return torch.sigmoid(y).to(x.dtype)
 
@@ -423,17 +427,17 @@ class RandomResizedCropGPU(RandTransform):
     def before_call(self, b, # the batch: a tensor, or a tuple (of tuples) starting with the images
                     split_idx): # 0 on the training set, 1 on validation
         while isinstance(b, tuple): b = b[0]
-        self.do,x = True,_plain(b)
+        self.do,x = True,plain_tensor(b)
         h,w = x.shape[-2:]
         if split_idx:
             crop = [torch.full((x.shape[0],), float(v), device=x.device) for v in self._center(h, w, self.valid_scale)]
         else: crop = self._random(x, h, w)
         self.mat = crop_mat(h, w, *crop)
 
-    def encodes(self, x:TensorImage): return resample(_plain(x), self.mat, self.size, self.mode, shrink=False)
+    def encodes(self, x:TensorImage): return resample(plain_tensor(x), self.mat, self.size, self.mode, shrink=False)
     def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorMask):
-        x = _plain(x)
+        x = plain_tensor(x)
         res = resample((x[:,None] if x.ndim==3 else x).float(), self.mat, self.size, self.mode_mask).long()
         return res[:,0] if x.ndim==3 else res
 
@@ -573,7 +577,7 @@ class RandomErasing(RandTransform):
 
     def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
     def encodes(self, x:TensorImage):
-        x = _plain(x)
+        x = plain_tensor(x)
         bs,c,h,w = x.shape
         rows,cols = torch.arange(h, device=x.device).view(1,1,h,1),torch.arange(w, device=x.device).view(1,1,1,w)
         mask,idx,off = None,torch.zeros(bs, 1, h, w, device=x.device),torch.zeros(bs, device=x.device)
@@ -652,7 +656,7 @@ class Cutout(RandTransform):
         self.do = True
 
     def encodes(self, x:object): return x   # labels and the rest pass as they are, without a failed lookup
-    def encodes(self, x:TensorImage): return _plain(x).masked_fill(self.hole_mask(x), self.fill)
+    def encodes(self, x:TensorImage): return plain_tensor(x).masked_fill(self.hole_mask(x), self.fill)
 
 # %% ../nbs/02_augment.ipynb #1b24d0a2
 @patch

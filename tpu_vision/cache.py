@@ -19,7 +19,7 @@ from fastai.vision.all import *
 from . import __version__
 from .data import FolderScan, TPUDL, PAD_TARGET, PadIdx, load_rgb, tpu_vision_home, atomic_dir, disk_error
 from .data import image_dls, with_loaders, norm_stats, as_device
-from .augment import RandomResizedCropGPU, _sampler, _plain
+from .augment import RandomResizedCropGPU, sampler_for, plain_tensor
 
 # %% auto #0
 __all__ = ['CACHE_FORMAT', 'storage_size', 'decode_image', 'cache_key', 'build_cache', 'ImageCache', 'CacheCorruptError',
@@ -305,9 +305,9 @@ class CachedCrop(RandTransform):
     def encodes(self, x:TensorImage):
         h,w = x.shape[-2:]
         if self.valid: t,l = (h-self.crop)//2,(w-self.crop)//2; return x[..., t:t+self.crop, l:l+self.crop]
-        x = _plain(x).float()   # 0..255 floats: `IntToFloatTensor` divides them
+        x = plain_tensor(x).float()   # 0..255 floats: `IntToFloatTensor` divides them
         grid = crop_grid(h, w, *self.rrc._random(x, h, w), self.crop)
-        return _sampler(x)(x, grid, mode=self.mode, padding_mode='border', align_corners=True)
+        return sampler_for(x)(x, grid, mode=self.mode, padding_mode='border', align_corners=True)
 
 # %% ../nbs/01a_cache.ipynb #823d2a55
 def _take(images, rows):
