@@ -56,7 +56,9 @@ def exports(pkl):
         calib = sample_data()/'train' if kw else None
         out = pkl.with_name(f'model_{k}' + {'safe': '.safetensors', 'onnx': '.onnx', 'int8': '.pt',
                                             'openvino': '.xml', 'tflite': '.tflite'}[fmt])
-        t = time.perf_counter(); f = export_model(pkl, fmt, out, calib=calib, **kw)
+        t = time.perf_counter()
+        try: f = export_model(pkl, fmt, out, calib=calib, **kw)
+        except Exception as e: print(f'  {k}: failed: {type(e).__name__}: {str(e)[:200]}', flush=True); continue
         res[k] = (f, load[fmt](f)); print(f'  {k}: exported in {time.perf_counter()-t:.1f} s', flush=True)
     return res
 
@@ -88,7 +90,8 @@ def bench_model(name, pkl, repeats):
             for i in range(20): t = time.perf_counter(); f(x[i:i+1]); ts.append(time.perf_counter() - t)
             lat[k].append(float(np.median(ts)))
             t = time.perf_counter(); f(x[32:64]); thr[k].append(32/(time.perf_counter() - t))
-    rows = []
+    rows = [dict(model=name, format=k, agree=None, max_prob_diff=None, accuracy=None, size_kb=None, latency_ms=None,
+                 throughput=None) for k in FORMATS if k not in ex]   # the export failed (printed above)
     for k,p in probs.items():
         rows.append(dict(model=name, format=k, agree=(p.argmax(1) == ref.argmax(1)).float().mean().item(),
                          max_prob_diff=(p - ref).abs().max().item(), accuracy=(p.argmax(1) == y).float().mean().item(),
@@ -99,21 +102,25 @@ def bench_model(name, pkl, repeats):
 def table(rows):
     head = ('| model | format | same class as .pkl | max prob. diff | accuracy | file (kB) | latency bs 1 (ms) | '
             'throughput bs 32 (img/s) |\n|---|---|---|---|---|---|---|---|')
-    return '\n'.join([head] + [f"| {r['model']} | {r['format']} | {r['agree']:.1%} | {r['max_prob_diff']:.1e} | "
-                               f"{r['accuracy']:.3f} | {r['size_kb']:.0f} | {r['latency_ms']:.2f} | "
-                               f"{r['throughput']:.0f} |" for r in rows])
+    row = lambda r: (f"| {r['model']} | {r['format']} | {r['agree']:.1%} | {r['max_prob_diff']:.1e} | "
+                     f"{r['accuracy']:.3f} | {r['size_kb']:.0f} | {r['latency_ms']:.2f} | {r['throughput']:.0f} |"
+                     if r['agree'] is not None else f"| {r['model']} | {r['format']} | export failed | | | | | |")
+    return '\n'.join([head] + [row(r) for r in rows])
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--repeats', type=int, default=5, help='rounds of timing, every format once per round')
     ap.add_argument('--out', default='bench/results/edge', help='writes OUT.md and OUT.json')
+    ap.add_argument('--keep', action='store_true', help="keep OUT.json's resnet18 rows: bench EfficientNet-Lite0 only")
     ap.add_argument('--cli-pkl', default=None, help='the model.pkl of an earlier `tpu-vision train` run, instead of training')
     a = ap.parse_args()
     warnings.simplefilter('ignore'); torch.set_num_threads(1)
     d = Path(tempfile.mkdtemp()); t0 = time.time()
-    cli_pkl,cli_res = (Path(a.cli_pkl), {}) if a.cli_pkl else train_cli(d)
-    rows = bench_model('resnet18 (tpu-vision train defaults)', cli_pkl, a.repeats)
-    save(a, rows, t0)
+    if a.keep: rows = [r for r in json.loads(Path(a.out + '.json').read_text())['rows'] if r['model'].startswith('resnet18')]
+    else:
+        cli_pkl,cli_res = (Path(a.cli_pkl), {}) if a.cli_pkl else train_cli(d)
+        rows = bench_model('resnet18 (tpu-vision train defaults)', cli_pkl, a.repeats)
+        save(a, rows, t0)
     lite_pkl,lite_res = train_lite0(d); print(f'EfficientNet-Lite0 fine-tuned: {lite_res} ({time.time()-t0:.0f} s)', flush=True)
     rows += bench_model('EfficientNet-Lite0 fine-tuned, 64 px', lite_pkl, a.repeats)
     save(a, rows, t0)
