@@ -12,7 +12,8 @@ from conftest import newcomer_env
 ROOT = Path(__file__).resolve().parents[1]
 # The slowest first: tools/test.sh runs the notebooks on 2 workers (pytest-xdist), and a long one started last would
 # leave the other worker idle at the end.
-SLOWEST = ['08_tune.ipynb', '03_learner.ipynb', '10_cli.ipynb', '05_distill.ipynb', '03a_models.ipynb', '06_export.ipynb']
+SLOWEST = ['08_tune.ipynb', '03_learner.ipynb', '10_cli.ipynb', '05_distill.ipynb', '03a_models.ipynb', '06_export.ipynb',
+           '06a_edge.ipynb']
 NBS = sorted((p.name for p in (ROOT/'nbs').glob('*.ipynb')), key=lambda n: (SLOWEST.index(n) if n in SLOWEST else 99, n))
 
 # 07_parallel trains XLA replicas on the CPU. XLA:CPU (torch_xla 2.9) aborts a collective when one replica reaches it

@@ -22,6 +22,7 @@ from .optim import *
 from .distill import *
 from .parallel import *
 from .export import *
+from .edge import *
 from .tune import *
 import fastai.vision.all as _fastai
 

@@ -421,26 +421,30 @@ def _load_pkl(fname, trust=False):
     return predict
 
 # %% ../nbs/10_cli.ipynb #e773539c
-_MODEL_SUFFIXES = ('.pkl', '.safetensors', '.onnx', '.pt')
+_MODEL_SUFFIXES = ('.pkl', '.safetensors', '.onnx', '.pt', '.xml', '.tflite')
 
 def _has(module):
     import importlib.util
     return importlib.util.find_spec(module) is not None
 
 # %% ../nbs/10_cli.ipynb #cd0459e9
-def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx or .int8.pt from `export`
+def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
                    trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
                   ) -> callable:
     "`predict(image) -> (label, index, probabilities)` for the model file `model`; a `UsageError` if it is not one"
     p = Path(model)
     if not p.is_file(): raise UsageError(f"{model}: no such model file. `tpu-vision train` writes one (model.pkl)")
-    if p.suffix not in _MODEL_SUFFIXES: raise UsageError(f"{model}: not a model file tpu-vision reads; give the .pkl "
-                                                         "of `train`, or a .safetensors, .onnx or .int8.pt of `export`")
+    if p.suffix not in _MODEL_SUFFIXES:
+        raise UsageError(f"{model}: not a model file tpu-vision reads; give the .pkl of `train`, or a .safetensors, "
+                         ".onnx, .int8.pt, .xml or .tflite of `export`")
     if p.suffix == '.onnx' and not _has('onnxruntime'):
         raise UsageError(f"{model}: predicting with an ONNX file needs onnxruntime: `pip install onnxruntime`")
     from tpu_vision.export import load_safe, load_onnx, load_int8, UntrustedPickle
+    from tpu_vision.edge import load_openvino, load_tflite, need
+    if p.suffix in ('.xml', '.tflite'): need('openvino' if p.suffix == '.xml' else 'litert', f'{model}: predicting')
     load = {'.pkl': lambda f: _load_pkl(f, trust), '.safetensors': lambda f: load_safe(f).predict,
-            '.onnx': lambda f: load_onnx(f).predict, '.pt': lambda f: load_int8(f).predict}[p.suffix]
+            '.onnx': lambda f: load_onnx(f).predict, '.pt': lambda f: load_int8(f).predict,
+            '.xml': lambda f: load_openvino(f).predict, '.tflite': lambda f: load_tflite(f).predict}[p.suffix]
     try: return load(p)
     except UntrustedPickle: raise   # its own message says what to do
     except Exception as e: raise UsageError(f"{model} is not a model exported by tpu-vision/fastai ({_why(e)}): "
@@ -475,7 +479,7 @@ def _predict_one(f, fn) -> Prediction:
     return Prediction(str(fn), str(label), float(p.max()) if p.numel() else None)
 
 # %% ../nbs/10_cli.ipynb #823317da
-def predict(model, # a .pkl from `train`, or a .safetensors, .onnx or .int8.pt from `export`
+def predict(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
             images, # image files, and folders (every image file under them, sorted)
             trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
            ) -> list:
@@ -501,7 +505,8 @@ def _predict(a):
 # %% ../nbs/10_cli.ipynb #58ee85c9
 def _export(a):
     from tpu_vision.export import export_model
-    f = export_model(a.model, a.format, out=a.out, calib=a.calib, method=a.method, trust=a.trust_pickle).absolute()
+    f = export_model(a.model, a.format, out=a.out, calib=a.calib, method=a.method, trust=a.trust_pickle,
+                     int8=a.int8).absolute()
     print(json.dumps(dict(model=str(Path(a.model).absolute()), format=a.format, export=str(f))) if a.json else _esc(f))
 
 # %% ../nbs/10_cli.ipynb #9437e6d8
@@ -569,7 +574,8 @@ def _train_parser(sub):
 def _predict_parser(sub):
     pr = _sub(sub, 'predict', 'class and probability of images with an exported model')
     pr.description += '\n\n' + _PICKLE_NOTE
-    pr.add_argument('model', help='model.pkl from `train`, or a .safetensors, .onnx or .int8.pt from `export`')
+    pr.add_argument('model', help='model.pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml (OpenVINO) or '
+                    '.tflite from `export`')
     pr.add_argument('images', nargs='+', help='image files, or folders (every image file under them, sorted)')
     pr.add_argument('--json', action='store_true', help='print one JSON document: the model and every prediction')
     pr.add_argument('--trust-pickle', action='store_true', help=_TRUST_HELP)
@@ -577,12 +583,15 @@ def _predict_parser(sub):
 
 # %% ../nbs/10_cli.ipynb #6724da4e
 def _export_parser(sub):
-    ex = _sub(sub, 'export', 'convert an exported model: pkl, safe (safetensors + JSON), onnx, int8')
+    ex = _sub(sub, 'export', 'convert an exported model: pkl, safe (safetensors + JSON), onnx, int8, openvino, tflite')
     ex.add_argument('model', help='model.pkl from `train`, or a .safetensors from `export --format safe`')
-    ex.add_argument('--format', required=True, choices=['pkl', 'safe', 'onnx', 'int8'],
-                    help='pkl (portable pickle), safe (.safetensors + JSON manifest: no pickle), onnx, int8')
+    ex.add_argument('--format', required=True, choices=['pkl', 'safe', 'onnx', 'int8', 'openvino', 'tflite'],
+                    help='pkl (portable pickle), safe (.safetensors + JSON manifest: no pickle), onnx, int8 (PyTorch), '
+                         'openvino (IR .xml + .bin), tflite (LiteRT, NHWC): the last two need their extra')
     ex.add_argument('--out', default=None, help="the file to write (default: beside MODEL, with the format's suffix)")
-    ex.add_argument('--calib', default=None, help='int8: image folder to calibrate static quantization on')
+    ex.add_argument('--calib', default=None, help='int8, --int8: image folder to calibrate static quantization on')
+    ex.add_argument('--int8', action='store_true', help='openvino, tflite: quantize to int8 (full-integer for tflite: '
+                    'Edge TPU-ready), calibrated on --calib')
     ex.add_argument('--method', default=None, choices=['static', 'dynamic'],
                     help='int8: static (default with --calib) or dynamic (default without)')
     ex.add_argument('--json', action='store_true', help='print one JSON object: the model, format and file written')

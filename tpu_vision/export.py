@@ -877,8 +877,8 @@ def export_int8(self:Learner,
     return _int8(self.model, man, self.path/fname, method, batches)
 
 # %% ../nbs/06_export.ipynb #beba23e3
-FORMATS = ('pkl', 'safe', 'onnx', 'int8')
-_OUT = dict(pkl='.export.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt')
+FORMATS = ('pkl', 'safe', 'onnx', 'int8', 'openvino', 'tflite')   # the last two: 06a_edge (`export_edge`)
+_OUT = dict(pkl='.export.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt', openvino='.xml', tflite='.tflite')
 _GIVE = 'give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`'
 
 # %% ../nbs/06_export.ipynb #f99d6447
@@ -901,6 +901,18 @@ def _from_safe(src, format, out, calib, method):
     if format == 'onnx': return save_onnx(p.model, p.manifest, out)
     return _int8(p.model, p.manifest, out, method, _calib(p.manifest, calib) if method == 'static' else [])
 
+# %% ../nbs/06_export.ipynb #e9d6a1c2
+def _to_edge(src, format, out, calib, method, trust, int8):
+    "`export_model` to OpenVINO or LiteRT: 06a_edge's `export_edge`, after checking the arguments"
+    if method is not None: raise ValueError(f"method applies to format 'int8' only; {format} takes int8=True")
+    if int8 != (calib is not None): raise ValueError(f"{format}: int8 needs calib (a folder of training images to "
+                                                     "calibrate on), and calib needs int8")
+    if src.suffix not in ('.pkl', '.safetensors'):
+        raise ValueError(f"{src}: can't convert a {src.suffix or 'suffix-less'} file; {_GIVE}")
+    from tpu_vision.edge import export_edge   # a later module: its converters are optional dependencies
+    out = Path(out) if out is not None else src.with_name(src.stem + ('.int8' if int8 else '') + _OUT[format])
+    return export_edge(src, format, out, calib, trust)
+
 # %% ../nbs/06_export.ipynb #1258e468
 def export_model(model_path, # a .pkl written by `learn.export()`, or a .safetensors written by `learn.export_safe()`
                  format:str, # one of `FORMATS`: 'pkl', 'safe', 'onnx', 'int8'
@@ -908,10 +920,13 @@ def export_model(model_path, # a .pkl written by `learn.export()`, or a .safeten
                  calib=None, # int8: a folder of images to calibrate static quantization on
                  method:str|None=None, # int8: 'static' (default with `calib`) or 'dynamic' (default without)
                  trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
+                 int8:bool=False, # openvino, tflite: quantize to int8, calibrated on `calib` (06a_edge)
                 ) -> Path:
     "Convert an exported model to `format`; the function behind `tpu-vision export`"
     if format not in FORMATS: raise ValueError(f"format {format!r}: use one of {', '.join(FORMATS)}")
     src = _exists(model_path, _GIVE)
+    if format in ('openvino', 'tflite'): return _to_edge(src, format, out, calib, method, trust, int8)
+    if int8: raise ValueError("int8=True applies to formats 'openvino' and 'tflite'; PyTorch's int8 is format 'int8'")
     if format != 'int8' and (calib is not None or method is not None):
         raise ValueError(f"calib and method apply to format 'int8' only, not {format!r}")
     method = ifnone(method, 'dynamic' if calib is None else 'static')
