@@ -234,10 +234,11 @@ def _summary(learn) -> dict:
     names,vals = learn.recorder.metric_names[1:-1],learn.recorder.values[-1]
     res = {n:float(v) for n,v in zip(names, vals)}
     par,cs = getattr(learn, 'parallel', None),getattr(learn, 'counters', None) or []
-    if par: where = f"{par.last['device']} ×{par.last['world_size']}"
-    else: where = f'{learn.backend.name} ({learn.backend.kind})'
+    n = par.last['world_size'] if par else getattr(learn.backend, 'n_devices', 1)   # replicas, or an SPMD mesh
+    if par: where = f"{par.last['device']} ×{n}"
+    else: where = f'{learn.backend.name} ({learn.backend.kind})' + (f' ×{n}' if n > 1 else '')
     return dict(res, diverged=not all(math.isfinite(v) for k,v in res.items() if 'loss' in k), device=where,
-                devices=par.last['world_size'] if par else 1, compiles_per_epoch=[c['compiles'] for c in cs],
+                devices=n, compiles_per_epoch=[c['compiles'] for c in cs],
                 to_host_per_epoch=[c['to_host'] for c in cs])
 
 # %% ../nbs/10_cli.ipynb #8cfc8b2a

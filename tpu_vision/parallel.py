@@ -400,3 +400,13 @@ def validate(self:Learner, ds_idx=1, # the DataLoader to validate on: 0 training
 
 @patch
 def _validate_replica(self:Learner, dl=None, **kwargs): return self.validate(dl=_shard_here(self, dl), **kwargs)
+
+# %% ../nbs/07_parallel.ipynb #3bf2be92
+def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_method=None):
+    "What `learn.to_tpu(devices=n)` does (03_learner): move to an SPMD mesh of `n` devices, in this process"
+    if device not in (None, 'auto', 'xla', 'tpu'):
+        raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
+    b = spmd_backend(check_devices(devices, learn.dls.train.bs))
+    return learn.to_tpu(b, refresh=refresh, precision=precision)
+
+TO_TPU_MULTI['spmd'] = _to_spmd
