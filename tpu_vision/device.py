@@ -560,6 +560,15 @@ def prefetch(self:SPMDBackend, batches, # an iterable of batches: tensors, or tu
     "Iterate `batches` sharded over the mesh (`to_sharded`), up to `n` copied ahead in a thread"
     yield from threaded_prefetch(batches, self.to_sharded, n)
 
+# %% ../nbs/00_device.ipynb #861728d7
+@patch
+def shard_params(self:SPMDBackend, model:torch.nn.Module) -> torch.nn.Module: # moved to the device if it is not
+    "`model` in torch_xla's FSDPv2: each parameter split over the mesh on its largest dimension"
+    import numpy as np
+    from torch_xla.experimental.spmd_fully_sharded_data_parallel import SpmdFullyShardedDataParallel
+    n = self.n_devices
+    return SpmdFullyShardedDataParallel(model, mesh=self.xs.Mesh(np.arange(n), (n,), ('fsdp',)))
+
 # %% ../nbs/00_device.ipynb #3d391295
 def spmd_backend(n:int|None=None) -> SPMDBackend: # devices in the mesh (default: all)
     "This process's `SPMDBackend` over `n` devices, created once; `get_backend('xla')` returns it from then on"

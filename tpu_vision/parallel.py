@@ -20,7 +20,8 @@ from .data import static_shapes, shard, tpu_dl
 from .learner import TO_TPU_MULTI, TPUCallback, EpochMetric, DeviceAvgLoss, DeviceSmoothLoss, _n_items
 
 # %% auto #0
-__all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'ReplicaCrash', 'Parallel']
+__all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'ReplicaCrash', 'Parallel',
+           'shard_params']
 
 # %% ../nbs/07_parallel.ipynb #d403fce2
 def local_devices(env=None, # environment (default `os.environ`)
@@ -410,3 +411,12 @@ def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_m
     return learn.to_tpu(b, refresh=refresh, precision=precision)
 
 TO_TPU_MULTI['spmd'] = _to_spmd
+
+# %% ../nbs/07_parallel.ipynb #94b3eca1
+def shard_params(learn:Learner) -> Learner: # a Learner after `to_tpu(devices=...)` (SPMD)
+    "FSDPv2 for `learn`: its model's parameters (and optimizer state) split over the SPMD mesh"
+    if not isinstance(getattr(learn, 'backend', None), SPMDBackend):
+        raise ValueError("shard_params needs a Learner on an SPMD mesh: call `learn.to_tpu(devices='all')` first")
+    learn.model = learn.backend.shard_params(learn.model)
+    if learn.opt is not None: learn.create_opt()
+    return learn
