@@ -21,7 +21,7 @@ from .learner import TO_TPU_MULTI, TPUCallback, EpochMetric, DeviceAvgLoss, Devi
 
 # %% auto #0
 __all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'ReplicaCrash', 'Parallel',
-           'shard_params']
+           'shard_params', 'ddp_ctx']
 
 # %% ../nbs/07_parallel.ipynb #d403fce2
 def local_devices(env=None, # environment (default `os.environ`)
@@ -420,3 +420,38 @@ def shard_params(learn:Learner) -> Learner: # a Learner after `to_tpu(devices=..
     learn.model = learn.backend.shard_params(learn.model)
     if learn.opt is not None: learn.create_opt()
     return learn
+
+# %% ../nbs/07_parallel.ipynb #4465d5d7
+def _ddp_trainer(sync_bn=True, **kwargs):
+    "fastai's `DistributedTrainer`, its loaders broadcasting the shuffle through a CPU tensor under gloo"
+    from fastai.distributed import DistributedDL, DistributedTrainer
+    class _CPUBroadcastDL(DistributedDL):
+        def _broadcast(self, t, rank): t = torch.LongTensor(t); torch.distributed.broadcast(t, rank); return t.tolist()
+    class _Trainer(DistributedTrainer):
+        def _wrap_dl(self, dl):
+            if isinstance(dl, DistributedDL): return dl
+            cls = _CPUBroadcastDL if torch.distributed.get_backend() == 'gloo' else DistributedDL
+            return cls(dl, device=getattr(self.learn.model, 'device', None))
+    return _Trainer(sync_bn, **kwargs)
+
+# %% ../nbs/07_parallel.ipynb #5f5fd7b7
+@contextlib.contextmanager
+def ddp_ctx(learn:Learner, # a Learner in one of the processes `torchrun` started
+            sync_bn:bool=True, # BatchNorm statistics over all the processes (`nn.SyncBatchNorm`)
+            **kwargs, # more `Accelerator` arguments (fastai's `distrib_ctx`)
+           ):
+    "fastai's `distrib_ctx` in a `torchrun`/`accelerate launch` process: DDP over NCCL on GPUs, over gloo on the CPU"
+    os.environ.setdefault('USE_TORCH_XLA', '0')   # accelerate would pick XLA whenever torch_xla is installed
+    from fastai.torch_core import num_distrib, rank_distrib
+    n,cuda,dist = num_distrib(),torch.cuda.is_available(),torch.distributed
+    new = n > 1 and not dist.is_initialized()
+    if new and cuda: torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', 0)))
+    if new: dist.init_process_group('nccl' if cuda else 'gloo')
+    try:
+        if n > 1:
+            learn.add_cb(_ddp_trainer(sync_bn, cpu=not cuda, **kwargs))
+            if rank_distrib(): learn.remove_cbs([cb for cb in learn.cbs if isinstance(cb, ProgressCallback)])
+        yield learn
+    finally:
+        if n > 1: learn.detach_distributed()
+        if new: dist.destroy_process_group()
