@@ -1,4 +1,4 @@
-"""`learn.to_tpu(devices=8)`: the fit family, `get_preds` and `validate` on every TPU core, through torch_xla's launcher
+"""`learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs, and torch_xla's replicas
 
 Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
@@ -435,7 +435,9 @@ def _ddp_trainer(sync_bn=True, **kwargs):
     return _Trainer(sync_bn, **kwargs)
 
 # %% ../nbs/07_parallel.ipynb #5f5fd7b7
-@contextlib.contextmanager
+from contextlib import contextmanager
+
+@contextmanager
 def ddp_ctx(learn:Learner, # a Learner in one of the processes `torchrun` started
             sync_bn:bool=True, # BatchNorm statistics over all the processes (`nn.SyncBatchNorm`)
             **kwargs, # more `Accelerator` arguments (fastai's `distrib_ctx`)
