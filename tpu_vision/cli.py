@@ -538,7 +538,7 @@ def _train_parser(sub):
     t.add_argument('--size', type=int, default=64, help='image side in pixels, at least 8 (default 64)')
     t.add_argument('--lr', type=float, default=None, help='max learning rate (default 3e-3; 2e-3 with --pretrained)')
     t.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default auto)')
-    t.add_argument('--devices', default='1', help="XLA devices (SPMD): a number or 'all'; the global --bs is split (default 1)")
+    t.add_argument('--devices', default='1', help="XLA devices (SPMD): a number or 'all'; --bs is split (default 1)")
     t.add_argument('--out', default='tpu_vision_run',
                    help='folder for model.pkl, history.csv, history.png and run.json (default tpu_vision_run)')
     t.add_argument('--pretrained', action='store_true', help='start from pretrained weights (on disk: see 03a_models)')
