@@ -15,7 +15,7 @@ MODEL = '''nn.Sequential(nn.Conv2d(3,8,3,2), nn.ReLU(), nn.Conv2d(8,16,3,2), nn.
                       nn.Flatten(), nn.Linear(16,10))'''
 
 def worker(kind, n, epochs):
-    from fastai.vision.all import nn, Learner, accuracy, set_seed, Callback
+    from fastai.vision.all import nn, Learner, accuracy, set_seed
     from fastai.torch_core import num_distrib, rank_distrib
     from tpu_vision.all import ddp_ctx
     from tpu_vision.test_utils import sample_dls
@@ -27,15 +27,11 @@ def worker(kind, n, epochs):
         if rank_distrib(): return
         counters, share = [], [(100 // max(1, num_distrib()),)] * max(1, num_distrib())
     else:
-        class Share(Callback):
-            def before_batch(self):
-                if self.training and not hasattr(self, 'shape'):
-                    b = self.learn.backend
-                    self.shape = b.shard_shapes(self.yb[0]) if hasattr(b, 'shard_shapes') else [tuple(self.yb[0].shape)]
         learn = Learner(sample_dls(), model, metrics=accuracy, path=tempfile.mkdtemp())
         learn = learn.to_tpu(devices=n) if n > 1 else learn.to_tpu('xla')
-        with learn.no_bar(), learn.no_logging(): learn.fit_one_cycle(epochs, 3e-2, cbs=(sh := Share()))
-        counters, share = learn.counters, sh.shape
+        with learn.no_bar(), learn.no_logging(): learn.fit_one_cycle(epochs, 3e-2)
+        counters, (_, yb), b = learn.counters, next(iter(learn.dls.train)), learn.backend   # after fit: no transfer in it
+        share = b.shard_shapes(yb) if hasattr(b, 'shard_shapes') else [tuple(yb.shape)]
     print(json.dumps(dict(kind=kind, n=n, accuracy=float(learn.recorder.values[-1][2]),
                           losses=[float(l) for l in learn.recorder.losses], share=share,
                           compiles=[c['compiles'] for c in counters], to_host=[c['to_host'] for c in counters])))

@@ -407,7 +407,9 @@ def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_m
     "What `learn.to_tpu(devices=n)` does (03_learner): move to an SPMD mesh of `n` devices, in this process"
     if device not in (None, 'auto', 'xla', 'tpu'):
         raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
-    b = spmd_backend(check_devices(devices, learn.dls.train.bs))
+    n = check_devices(devices, learn.dls.train.bs)
+    pod = devices == 'all' and XLABackend.env_device_type() == 'TPU'   # all: every device of every host of a pod
+    b = spmd_backend(None if pod else n)
     return learn.to_tpu(b, refresh=refresh, precision=precision)
 
 TO_TPU_MULTI['spmd'] = _to_spmd
