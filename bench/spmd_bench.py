@@ -66,6 +66,6 @@ if __name__ == '__main__':
     if a.plot:
         import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(7, 4))
-        for r in rows: ax.plot(r['losses'], label=f"{r['kind']} ×{r['n']}", alpha=0.8)
+        for r in rows: ax.plot(r['losses'], label=f"{'XLA:CPU' if r['kind'] == 'spmd' else 'DDP'} ×{r['n']}", alpha=0.8)
         ax.set_xlabel('step'); ax.set_ylabel('smoothed training loss'); ax.legend(); fig.tight_layout()
         fig.savefig(a.plot, dpi=80)
