@@ -38,7 +38,7 @@ import numpy as np, torch
 from torch import nn
 from fastai.vision.all import (ImageDataLoaders, Resize, accuracy, vision_learner, models, Callback,
                                aug_transforms as fastai_aug_transforms)
-from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, _idx_dir, read_idx, write_image_folder, tpu_vision_home
+from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, fashion_mnist_idx, read_idx, write_image_folder, tpu_vision_home
 from tpu_vision.device import get_backend
 import tpu_vision.learner, tpu_vision.optim, tpu_vision.export   # to_tpu, precision, atomic device-safe export
 from tpu_vision.cli import _learner   # the main job's Learner: `image_dls`, `default_aug(size)`, its loss
@@ -47,7 +47,7 @@ def folder(n_train, n_valid):
     "Fashion-MNIST's first `n_train` training and `n_valid` test images as PNG folders, written once"
     dest = tpu_vision_home()/f'e2e_fashion_{n_train}_{n_valid}'
     if (dest/'.tpu_vision').exists(): return dest
-    src = _idx_dir()
+    src = fashion_mnist_idx()
     splits = {s:(read_idx(src/xf)[:n], read_idx(src/yf)[:n]) for (s,(xf,yf)),n in zip(FASHION_FILES.items(), (n_train, n_valid))}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker='e2e')
 

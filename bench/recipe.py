@@ -36,7 +36,7 @@ args = p.parse_args()
 
 import numpy as np, torch, random
 from fastai.vision.all import accuracy, models, CrossEntropyLossFlat, LabelSmoothingCrossEntropyFlat
-from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, _idx_dir, read_idx, write_image_folder, tpu_vision_home, image_dls
+from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, fashion_mnist_idx, read_idx, write_image_folder, tpu_vision_home, image_dls
 from tpu_vision.augment import aug_transforms
 from tpu_vision.models import vision_learner
 from tpu_vision.cli import epoch_lines  # one plain line per epoch, as `tpu-vision train` prints
@@ -46,7 +46,7 @@ def folder(n_train, n_valid):
     "Fashion-MNIST's first `n_train` training and `n_valid` test images as PNG folders, written once"
     dest = tpu_vision_home()/f'e2e_fashion_{n_train}_{n_valid}'
     if (dest/'.tpu_vision').exists(): return dest
-    splits = {s:(read_idx(_idx_dir()/xf)[:n], read_idx(_idx_dir()/yf)[:n])
+    splits = {s:(read_idx(fashion_mnist_idx()/xf)[:n], read_idx(fashion_mnist_idx()/yf)[:n])
               for (s,(xf,yf)),n in zip(FASHION_FILES.items(), (args.n_train, args.n_valid))}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker='e2e')
 

@@ -85,6 +85,9 @@ def test_is_test_cell():
     cells = [md('Fit it.'), code('test_eq(1, 1)'), md('As a hook shows:'), code('learn.fit(1); test_eq(spy.n, 2)'), code('test_eq(2, 2)')]
     assert nbdev_procs.test_cells(cells) == [1, 4]   # the cell the prose introduces stays
 
+def test_md_without_directives():
+    assert nbdev_procs.md_without_directives('#| export\nStart here: `f`.') == 'Start here: `f`.'
+
 # --- the local preview, built once per test run (pytest-xdist workers share it)
 
 @pytest.fixture(scope='session')
@@ -147,10 +150,13 @@ def browser_eval(url, expr, until, timeout=60):
 def _text(page): return ' '.join(html.unescape(re.sub(r'<[^>]+>', ' ', page)).split())
 
 PAGES = ['index.html', 'device.html', 'data.html', 'cache.html', 'augment.html', 'learner.html', 'models.html',
-         'optim.html', 'distill.html', 'export.html', 'parallel.html', 'tune.html', 'cli.html', 'test_utils.html']
+         'optim.html', 'distill.html', 'export.html', 'parallel.html', 'tune.html', 'cli.html', 'all.html', 'test_utils.html']
 
 def test_site_pages(site):
     assert set(PAGES) <= {p.name for p in site.glob('*.html')}
+    shown = [p.name for p in site.glob('*.html') if '#| export' in p.read_text()]
+    assert not shown, f'a `#| export` markdown directive (module docstring) shows in {shown}'
+    assert 'Start here' in (site/'learner.html').read_text()   # the exported markdown cell itself is shown
     docs = [u for u in re.findall(r'\]\((https://tpu-vision\.github\.io/tpu_vision/[^)\s]*)\)', (ROOT/'README.md').read_text())]
     assert docs and all((site/u.rsplit('/', 1)[1].split('#')[0]).exists() for u in docs), 'a README link names no page'
 

@@ -83,7 +83,9 @@ def _stage(nb):
                 c['metadata'] = {'tags': ['remove_input']} if echo else {}
                 c['source'] = '\n'.join(l for l in src.splitlines() if not l.startswith('#|')).strip()
                 if not c['source'] and not c.get('outputs'): continue
-        if c['cell_type'] == 'markdown': c['source'] = _code_in_headings(_localize(''.join(c['source'])))
+        if c['cell_type'] == 'markdown':
+            md = '\n'.join(l for l in ''.join(c['source']).splitlines() if not l.startswith('#|'))   # `#| export`
+            c['source'] = _code_in_headings(_localize(md))
         c.pop('id', None); cells.append(c)
     d['cells'], d['nbformat_minor'] = cells, 4   # nbformat 4.4: cells without ids are valid
     return d, (fm or {}).get('output-file', nb.stem + '.html')

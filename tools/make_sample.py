@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Build the Fashion-MNIST sample shipped in the package, `tpu_vision/data/fashion_mnist_sample.npz`.
+"""Build the Fashion-MNIST sample shipped in the package, `tpu_vision/assets/fashion_mnist_sample.npz`.
 
 A balanced random subset (seeded): `--train` images per class from Fashion-MNIST's training file and `--valid`
 per class from its test file, 28x28 greyscale uint8. `tpu_vision.data.sample_data()` writes it out as an
@@ -24,7 +24,7 @@ def main():
     p.add_argument('--train', type=int, default=100, help='training images per class')
     p.add_argument('--valid', type=int, default=30, help='validation images per class (from the test file)')
     p.add_argument('--seed', type=int, default=0)
-    p.add_argument('--out', default=str(Path(__file__).resolve().parents[1]/'tpu_vision'/'data'/'fashion_mnist_sample.npz'))
+    p.add_argument('--out', default=str(Path(__file__).resolve().parents[1]/'tpu_vision'/'assets'/'fashion_mnist_sample.npz'))
     a = p.parse_args()
     rng,src,out = np.random.default_rng(a.seed),Path(a.src),{}
     for split,n in (('train', a.train), ('valid', a.valid)):

@@ -31,8 +31,13 @@ def test_cells(cells):
     return [i for i,c in enumerate(cells) if c['cell_type'] == 'code' and is_test_cell(_src(c), c.get('outputs'))
             and not (i and intro(cells[i-1]))]
 
+def md_without_directives(src:str) -> str:
+    "A markdown cell's text without its `#|` lines (`#| export` puts a cell in the module docstring: nbdev's `_retr_mdoc`)"
+    return '\n'.join(l for l in src.splitlines() if not l.startswith('#|'))
+
 class hide_tests(Processor):
-    "nbdev processor: drop test cells from the docs, as nbdev's `hide_` drops a `#| hide` cell"
+    "nbdev processor: drop test cells from the docs, as nbdev's `hide_` drops a `#| hide` cell; no `#|` line in markdown"
     def begin(self): self.drop = {id(self.nb.cells[i]) for i in test_cells(self.nb.cells)}
     def __call__(self, cell):
         if id(cell) in self.drop: del cell['source']
+        elif cell.cell_type == 'markdown' and '#|' in cell.source: cell.source = md_without_directives(cell.source)
