@@ -202,7 +202,7 @@ def _setup_child(tmp):
         _to_console()
         sys.stdout = sys.stderr = open(Path(tmp)/'log', 'a', buffering=1)
         faulthandler.enable(sys.stderr, all_threads=True)  # a native crash prints where each thread was
-        if not isinstance(_device._cache, _LocalCache): _device._cache = _LocalCache(_device._cache)
+        if not isinstance(as_device._cache, _LocalCache): as_device._cache = _LocalCache(as_device._cache)
         sys._tpu_vision_child = tmp
 
 # %% ../nbs/07_parallel.ipynb #cdd1c3cf
@@ -236,7 +236,7 @@ def _replica(index, key, tmp):
         if in_child: _setup_child(tmp)
         torch.autograd.set_multithreading_enabled(False)  # backward in this thread (see above)
         b = ReplicaBackend(job['seed'])
-        if isinstance(_device._cache, _LocalCache): _device._cache.local.xla = b
+        if isinstance(as_device._cache, _LocalCache): as_device._cache.local.xla = b
         rl,args,kwargs = _replica_learner(job['learn'], b, job['seed'], job['args'], job['kwargs'])
         out = getattr(rl, job['method'])(*args, **kwargs)
         ck = _checksum(rl.model)
