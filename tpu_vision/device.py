@@ -1,6 +1,6 @@
 """One place that knows which accelerator you have: detection, sync, optimizer step, autocast, counters
 
-Start here: `get_backend` (a `Backend`: `XLABackend`, `CUDABackend`, `CPUBackend`...), `diagnose`, `tpu_chips`, `counters` (compilations and transfers), `atomic_write`, the compilation cache (`compile_cache_key`).
+Start here: `get_backend` (a `Backend`: `XLABackend`, `CUDABackend`, `CPUBackend`...), `diagnose`, `tpu_chips`, `counters` (compilations and transfers), `spmd_backend` (SPMD over every device), `atomic_write`, the compilation cache (`compile_cache_key`).
 
 Docs: https://tpu-vision.github.io/tpu_vision/device.html.md"""
 

@@ -1,6 +1,6 @@
 """`learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs, and torch_xla's replicas
 
-Start here: `to_tpu(devices=...)`, `local_devices`, `check_devices`, `ReplicaBackend`, `Parallel`.
+Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2), `ddp_ctx` (DDP under torchrun), `local_devices`, `check_devices`, `ReplicaBackend`, `Parallel`.
 
 Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
