@@ -236,10 +236,11 @@ def _summary(learn) -> dict:
     names,vals = learn.recorder.metric_names[1:-1],learn.recorder.values[-1]
     res = {n:float(v) for n,v in zip(names, vals)}
     par,cs = getattr(learn, 'parallel', None),getattr(learn, 'counters', None) or []
-    if par: where = f"{par.last['device']} ×{par.last['world_size']}"
-    else: where = f'{learn.backend.name} ({learn.backend.kind})'
+    n = par.last['world_size'] if par else getattr(learn.backend, 'n_devices', 1)   # replicas, or an SPMD mesh
+    if par: where = f"{par.last['device']} ×{n}"
+    else: where = f'{learn.backend.name} ({learn.backend.kind})' + (f' ×{n}' if n > 1 else '')
     return dict(res, diverged=not all(math.isfinite(v) for k,v in res.items() if 'loss' in k), device=where,
-                devices=par.last['world_size'] if par else 1, compiles_per_epoch=[c['compiles'] for c in cs],
+                devices=n, compiles_per_epoch=[c['compiles'] for c in cs],
                 to_host_per_epoch=[c['to_host'] for c in cs])
 
 # %% ../nbs/10_cli.ipynb #8cfc8b2a
@@ -321,7 +322,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
           pretrained:bool=False, # start from pretrained weights, which must be on disk (03a_models)
           aug:bool=True, # batch augmentation on the device (02_augment)
           quiet:bool=False, # no progress bars, no epoch lines, no class balance (the CLI's `--json`)
-          devices=1, # replicas: a number or 'all' (07_parallel)
+          devices=1, # XLA devices (SPMD, one process): a number or 'all' (07_parallel)
           bars:bool|None=None, # progress bars (True) or one plain line per epoch (False); default: bars on a terminal
           precision:str='auto', # 'auto' (bf16 where the device computes it fast), 'fp32', 'bf16' or 'fp16' (04_optim)
           cache:bool=False, # train from a decoded-image cache, batches sliced from it (01a_cache)
@@ -545,7 +546,7 @@ def _train_parser(sub):
     t.add_argument('--size', type=int, default=64, help='image side in pixels, at least 8 (default 64)')
     t.add_argument('--lr', type=float, default=None, help='max learning rate (default 3e-3; 2e-3 with --pretrained)')
     t.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default auto)')
-    t.add_argument('--devices', default='1', help="replicas: a number or 'all'; the global --bs is split (default 1)")
+    t.add_argument('--devices', default='1', help="XLA devices (SPMD): a number or 'all'; --bs is split (default 1)")
     t.add_argument('--out', default='tpu_vision_run',
                    help='folder for model.pkl, history.csv, history.png and run.json (default tpu_vision_run)')
     t.add_argument('--pretrained', action='store_true', help='start from pretrained weights (on disk: see 03a_models)')

@@ -1,6 +1,6 @@
 """One place that knows which accelerator you have: detection, sync, optimizer step, autocast, counters
 
-Start here: `get_backend` (a `Backend`: `XLABackend`, `CUDABackend`, `CPUBackend`...), `diagnose`, `tpu_chips`, `counters` (compilations and transfers), `atomic_write`, the compilation cache (`compile_cache_key`).
+Start here: `get_backend` (a `Backend`: `XLABackend`, `CUDABackend`, `CPUBackend`...), `diagnose`, `tpu_chips`, `counters` (compilations and transfers), `spmd_backend` (SPMD over every device), `atomic_write`, the compilation cache (`compile_cache_key`).
 
 Docs: https://tpu-vision.github.io/tpu_vision/device.html.md"""
 
@@ -19,8 +19,8 @@ from fastcore.xtras import modified_env
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'find_backend', 'diagnose',
            'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend', 'CPUBackend',
            'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend',
-           'backend_class', 'native', 'counters', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report',
-           'describe']
+           'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters', 'compile_cache_key', 'trim_cache',
+           'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -508,6 +508,80 @@ def all_reduce_sum(self:XLABackend, t, # a tensor, or a list of tensors (reduced
 def rendezvous(self:XLABackend, tag:str='tpu_vision'):
     "Wait until every replica reaches the rendezvous `tag`"
     self.xm.rendezvous(tag)
+
+# %% ../nbs/00_device.ipynb #036ba5a2
+_SPMD_LATE = ("SPMD must be switched on before the first XLA tensor of the process, and this process has used XLA "
+    "already (`to_tpu()`, or DataLoaders on an XLA device). Restart the kernel (or script) and call "
+    "`to_tpu(devices=...)` before anything touches XLA.")
+
+class SPMDBackend(XLABackend):
+    "torch_xla SPMD: this process drives the `n` devices of a `('data',)` mesh as one; batches split on dim 0"
+    def __init__(self, n:int|None=None): # devices in the mesh (default: all of them)
+        if self.runtime_initialized() and not os.environ.get('XLA_USE_SPMD'): raise RuntimeError(_SPMD_LATE)
+        if self.env_device_type() == 'CPU' and n: os.environ['CPU_NUM_DEVICES'] = str(n)
+        _,_,xr = _import_xla(); xr.use_spmd()
+        super().__init__()
+        import numpy as np, torch_xla.distributed.spmd as xs
+        n = ifnone(n, xr.global_runtime_device_count())
+        self.xs,self.mesh = xs,xs.Mesh(np.arange(n), (n,), ('data',))
+        # backward in the calling thread: an autograd engine started by an earlier CPU backward has no queue for XLA
+        torch.autograd.set_multithreading_enabled(False)
+
+# %% ../nbs/00_device.ipynb #0342fe90
+@patch(as_prop=True)
+def n_devices(self:SPMDBackend) -> int: "Devices in the mesh"; return int(self.mesh.size())
+
+@patch(as_prop=True)
+def is_master(self:SPMDBackend) -> bool:
+    "Host 0 of a pod (SPMD runs one process per host): the one that writes checkpoints and exports"
+    return self.xr.process_index() == 0
+
+@patch
+def batch_sharding(self:SPMDBackend, t): # a CPU tensor of a batch
+    "torch_xla's sharding spec that splits `t` on its first dimension over the mesh (None for a scalar: replicated)"
+    return None if t.ndim == 0 else self.xs.ShardingSpec(self.mesh, ('data',) + (None,)*(t.ndim-1)).xla_spec(t)
+
+@patch
+def shard_shapes(self:SPMDBackend, t) -> list: # an XLA tensor
+    "The shape of each device's piece of `t`, in device order"
+    return [tuple(s.shape) for s,_ in self.torch_xla._XLAC._get_local_shards([t])[0]]
+
+# %% ../nbs/00_device.ipynb #f9cb470d
+@patch
+def to_sharded(self:SPMDBackend, b): # a batch: CPU tensors, nested as `apply_tensors` takes them
+    "`b` on the mesh: every tensor split on its first dimension over the devices, in one host→device copy"
+    ts = []; apply_tensors(ts.append, b)
+    specs = [self.batch_sharding(t) for t in ts]
+    it = iter(self.torch_xla._XLAC._xla_tensors_from_aten(ts, [str(self.device)]*len(ts), specs))
+    return apply_tensors(lambda t: next(it), b)
+
+@patch
+def prefetch(self:SPMDBackend, batches, # an iterable of batches: tensors, or tuples/dicts of them
+             n:int=2, # batches copied ahead
+            ):
+    "Iterate `batches` sharded over the mesh (`to_sharded`), up to `n` copied ahead in a thread"
+    yield from threaded_prefetch(batches, self.to_sharded, n)
+
+# %% ../nbs/00_device.ipynb #861728d7
+@patch
+def shard_params(self:SPMDBackend, model:torch.nn.Module) -> torch.nn.Module: # moved to the device if it is not
+    "`model` in torch_xla's FSDPv2: each parameter split over the mesh on its largest dimension"
+    import numpy as np
+    from torch_xla.experimental.spmd_fully_sharded_data_parallel import SpmdFullyShardedDataParallel
+    n = self.n_devices
+    return SpmdFullyShardedDataParallel(model, mesh=self.xs.Mesh(np.arange(n), (n,), ('fsdp',)))
+
+# %% ../nbs/00_device.ipynb #3d391295
+def spmd_backend(n:int|None=None) -> SPMDBackend: # devices in the mesh (default: all)
+    "This process's `SPMDBackend` over `n` devices, created once; `get_backend('xla')` returns it from then on"
+    b = _cache.get('xla')
+    if isinstance(b, SPMDBackend):
+        if n not in (None, b.n_devices): raise RuntimeError(f"this process's SPMD mesh has {b.n_devices} devices, "
+            f"not {n}: a process has one mesh; restart to change it")
+        return b
+    if b is not None: raise RuntimeError(_SPMD_LATE)
+    _cache['xla'] = b = SPMDBackend(n)
+    return b
 
 # %% ../nbs/00_device.ipynb #502d3561
 _COUNTS = dict(compiles='CompileTime', executions='ExecuteTime', to_host='TransferFromDeviceTime',

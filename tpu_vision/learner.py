@@ -290,10 +290,11 @@ def to_tpu(self:Learner,
           ) -> Learner:
     "Move model, data, optimizer and callbacks to the accelerator; training then runs with no host sync per step"
     self.__class__ = tpu_learner_class(type(self))
-    if devices not in (1, '1'):
-        if 'replicas' not in TO_TPU_MULTI: raise ImportError("to_tpu(devices=...) needs `import tpu_vision.parallel`")
-        return TO_TPU_MULTI['replicas'](self, devices, device=device, refresh=refresh, precision=precision,
-                                        start_method=start_method)
+    if devices not in (1, '1'):   # SPMD in this process; replica processes when a `start_method` is given
+        how = 'replicas' if start_method else 'spmd'
+        if how not in TO_TPU_MULTI: raise ImportError("to_tpu(devices=...) needs `import tpu_vision.parallel`")
+        return TO_TPU_MULTI[how](self, devices, device=device, refresh=refresh, precision=precision,
+                                 start_method=start_method)
     self.__dict__.pop('parallel', None)
     b = get_backend(device)
     if b.name not in ('tpu','xla') and device in (None, 'auto') and b.name not in _told:

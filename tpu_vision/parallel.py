@@ -1,6 +1,6 @@
-"""`learn.to_tpu(devices=8)`: the fit family, `get_preds` and `validate` on every TPU core, through torch_xla's launcher
+"""`learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs, and torch_xla's replicas
 
-Start here: `to_tpu(devices=...)`, `local_devices`, `check_devices`, `ReplicaBackend`, `Parallel`.
+Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2), `ddp_ctx` (DDP under torchrun), `local_devices`, `check_devices`, `ReplicaBackend`, `Parallel`.
 
 Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
@@ -16,14 +16,15 @@ import torch
 from fastcore.basics import patch, store_attr, ifnone
 from fastai.learner import Learner
 from fastai.callback.progress import ProgressCallback
-from . import device as as_device
+from . import device as _device
 from .device import *
 from .data import static_shapes, shard, tpu_dl
 from .learner import (TO_TPU_MULTI, TPUCallback, TPULearnerMixin, EpochMetric, DeviceAvgLoss,
                                 DeviceSmoothLoss, _n_items)
 
 # %% auto #0
-__all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'ReplicaCrash', 'Parallel']
+__all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'ReplicaCrash', 'Parallel',
+           'shard_params', 'ddp_ctx']
 
 # %% ../nbs/07_parallel.ipynb #d403fce2
 def local_devices(env=None, # environment (default `os.environ`)
@@ -403,3 +404,61 @@ def validate(self:TPULearnerMixin, ds_idx=1, # the DataLoader to validate on: 0 
 
 @patch
 def _validate_replica(self:TPULearnerMixin, dl=None, **kwargs): return self.validate(dl=_shard_here(self, dl), **kwargs)
+
+# %% ../nbs/07_parallel.ipynb #3bf2be92
+def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_method=None):
+    "What `learn.to_tpu(devices=n)` does (03_learner): move to an SPMD mesh of `n` devices, in this process"
+    if device not in (None, 'auto', 'xla', 'tpu'):
+        raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
+    n = check_devices(devices, learn.dls.train.bs)
+    pod = devices == 'all' and XLABackend.env_device_type() == 'TPU'   # all: every device of every host of a pod
+    b = spmd_backend(None if pod else n)
+    return learn.to_tpu(b, refresh=refresh, precision=precision)
+
+TO_TPU_MULTI['spmd'] = _to_spmd
+
+# %% ../nbs/07_parallel.ipynb #94b3eca1
+def shard_params(learn:Learner) -> Learner: # a Learner after `to_tpu(devices=...)` (SPMD)
+    "FSDPv2 for `learn`: its model's parameters (and optimizer state) split over the SPMD mesh"
+    if not isinstance(getattr(learn, 'backend', None), SPMDBackend):
+        raise ValueError("shard_params needs a Learner on an SPMD mesh: call `learn.to_tpu(devices='all')` first")
+    learn.model = learn.backend.shard_params(learn.model)
+    if learn.opt is not None: learn.create_opt()
+    return learn
+
+# %% ../nbs/07_parallel.ipynb #4465d5d7
+def _ddp_trainer(sync_bn=True, **kwargs):
+    "fastai's `DistributedTrainer`, its loaders broadcasting the shuffle through a CPU tensor under gloo"
+    from fastai.distributed import DistributedDL, DistributedTrainer
+    class _CPUBroadcastDL(DistributedDL):
+        def _broadcast(self, t, rank): t = torch.LongTensor(t); torch.distributed.broadcast(t, rank); return t.tolist()
+    class _Trainer(DistributedTrainer):
+        def _wrap_dl(self, dl):
+            if isinstance(dl, DistributedDL): return dl
+            cls = _CPUBroadcastDL if torch.distributed.get_backend() == 'gloo' else DistributedDL
+            return cls(dl, device=getattr(self.learn.model, 'device', None))
+    return _Trainer(sync_bn, **kwargs)
+
+# %% ../nbs/07_parallel.ipynb #5f5fd7b7
+from contextlib import contextmanager
+
+@contextmanager
+def ddp_ctx(learn:Learner, # a Learner in one of the processes `torchrun` started
+            sync_bn:bool=True, # BatchNorm statistics over all the processes (`nn.SyncBatchNorm`)
+            **kwargs, # more `Accelerator` arguments (fastai's `distrib_ctx`)
+           ):
+    "fastai's `distrib_ctx` in a `torchrun`/`accelerate launch` process: DDP over NCCL on GPUs, over gloo on the CPU"
+    os.environ.setdefault('USE_TORCH_XLA', '0')   # accelerate would pick XLA whenever torch_xla is installed
+    from fastai.torch_core import num_distrib, rank_distrib
+    n,cuda,dist = num_distrib(),torch.cuda.is_available(),torch.distributed
+    new = n > 1 and not dist.is_initialized()
+    if new and cuda: torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', 0)))
+    if new: dist.init_process_group('nccl' if cuda else 'gloo')
+    try:
+        if n > 1:
+            learn.add_cb(_ddp_trainer(sync_bn, cpu=not cuda, **kwargs))
+            if rank_distrib(): learn.remove_cbs([cb for cb in learn.cbs if isinstance(cb, ProgressCallback)])
+        yield learn
+    finally:
+        if n > 1: learn.detach_distributed()
+        if new: dist.destroy_process_group()
