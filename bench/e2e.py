@@ -10,7 +10,7 @@ Both sides get the same folder of PNG files (Fashion-MNIST, written once, outsid
 epochs, batch size, image size, learning rate and seed. Each side's clock runs from "files on disk" to "model exported":
   stock:      `ImageDataLoaders.from_folder(item_tfms=Resize(size), batch_tfms=aug_transforms())` + `vision_learner` +
               `fit_one_cycle` + `learn.export` -- the fastai tutorial recipe, models and batches on `--device`;
-  tpu_vision: the main job's recipe, built by the CLI's own `_learner` (`image_dls` + `default_aug(size)` + label
+  tpu_vision: the main job's recipe, built by the CLI's own `main_learner` (`image_dls` + `default_aug(size)` + label
               smoothing 0.1 + `vision_learner`) + `to_tpu` (its default precision) + `fit_one_cycle` + `to_cpu` + atomic `export`;
   tpu_vision_cache: the same with `image_dls(cache=True)` (`tpu-vision train --cache`): every image decoded once into
               a memory-mapped array, batches sliced from it (no worker processes); the cache's build is inside the clock.
@@ -41,7 +41,7 @@ from fastai.vision.all import (ImageDataLoaders, Resize, accuracy, vision_learne
 from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, fashion_mnist_idx, read_idx, write_image_folder, tpu_vision_home
 from tpu_vision.device import get_backend
 import tpu_vision.learner, tpu_vision.optim, tpu_vision.export   # to_tpu, precision, atomic device-safe export
-from tpu_vision.cli import _learner   # the main job's Learner: `image_dls`, `default_aug(size)`, its loss
+from tpu_vision.cli import main_learner   # the main job's Learner: `image_dls`, `default_aug(size)`, its loss
 
 def folder(n_train, n_valid):
     "Fashion-MNIST's first `n_train` training and `n_valid` test images as PNG folders, written once"
@@ -78,7 +78,7 @@ def stock(path, out, dev):
 def ours(path, out, dev, cache=False):
     # `--workers` reaches `image_dls` through `default_workers()`; the cache has no worker processes
     if args.workers is not None: os.environ['TPU_VISION_WORKERS'] = str(args.workers)
-    learn = _learner(path, arch, args.size, args.bs, aug=True, pretrained=False, verbose=False, cache=cache)
+    learn = main_learner(path, arch, args.size, args.bs, aug=True, pretrained=False, verbose=False, cache=cache)
     learn.path = out
     learn = learn.to_tpu(args.device)
     et = EpochTimes()

@@ -15,8 +15,8 @@ from typing import NamedTuple
 import time, unicodedata
 
 # %% auto #0
-__all__ = ['UsageError', 'check_device', 'out_lock', 'EpochLines', 'epoch_lines', 'train', 'load_predictor', 'Prediction',
-           'predict', 'parser', 'main']
+__all__ = ['UsageError', 'check_device', 'out_lock', 'EpochLines', 'epoch_lines', 'main_learner', 'train', 'load_predictor',
+           'Prediction', 'predict', 'parser', 'main']
 
 # %% ../nbs/10_cli.ipynb #b3190e5f
 class UsageError(ValueError): "An error the user can fix; the CLI prints its message alone on one line, exit code 2"
@@ -41,7 +41,7 @@ def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla'
                 ) -> str:
     "The backend name for `device`; a one-line `UsageError` when the name is unknown or this machine lacks the device"
     import torch
-    from tpu_vision.device import find_backend, diagnose, tpu_chips, _installed
+    from tpu_vision.device import find_backend, diagnose, tpu_chips, installed
     what = f'{flag} {device}'
     try: name = find_backend(device)
     except ValueError: raise UsageError(f"{what}: unknown device; use auto, tpu, xla, cuda, mps or cpu") from None
@@ -49,9 +49,9 @@ def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla'
         raise UsageError(f"{what}: no CUDA GPU is usable here (torch.cuda.is_available() is False); use auto or cpu")
     if name == 'mps' and not (getattr(torch.backends, 'mps', None) and torch.backends.mps.is_available()):
         raise UsageError(f"{what}: no Apple GPU (MPS) is usable here; use --device auto or cpu")
-    if name == 'xla' and not _installed('torch_xla'):
+    if name == 'xla' and not installed('torch_xla'):
         raise UsageError(f"{what}: torch_xla is not installed; `pip install 'tpu-vision[xla]'`, or use --device auto")
-    if name == 'tpu' and not _installed('torch_tpu') and not (_installed('torch_xla') and tpu_chips()):
+    if name == 'tpu' and not installed('torch_tpu') and not (installed('torch_xla') and tpu_chips()):
         raise UsageError(f"{what}: no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)")
     return name
 
@@ -81,13 +81,13 @@ def _probe(arch):
     "The network for `arch` (2 classes, no weights) on the `meta` device, in eval mode; None if it can't be built there"
     import torch
     from fastai.vision.learner import create_vision_model, create_timm_model
-    from tpu_vision.models import _fix_body
+    from tpu_vision.models import fix_timm_body
     try:
         with torch.device('meta'), warnings.catch_warnings():
             warnings.simplefilter('ignore')
             if callable(arch): m = create_vision_model(arch, 2, pretrained=False)
             else: m = create_timm_model(arch, 2, pretrained=False)[0]
-        return _fix_body(m).eval()
+        return fix_timm_body(m).eval()
     except Exception: return None
 
 # %% ../nbs/10_cli.ipynb #a8fdf756
@@ -114,9 +114,9 @@ def _check_size(arch, size):
 # %% ../nbs/10_cli.ipynb #085a7421
 def _check_stem(arch):
     "A `UsageError` when `arch`'s stem has no max-pool for `--no-stem-pool` to drop"
-    from tpu_vision.models import _no_stem_pool
+    from tpu_vision.models import why_no_stem_pool
     m = _probe(arch)
-    if m is not None and (why := _no_stem_pool(m)):
+    if m is not None and (why := why_no_stem_pool(m)):
         raise UsageError(f"--no-stem-pool: {why}; drop the option, or use a ResNet (--arch resnet18)")
 
 # %% ../nbs/10_cli.ipynb #3bb9148b
@@ -206,7 +206,16 @@ class _EscLines:
     def __getattr__(self, k): return getattr(self.f, k)   # isatty, encoding...
 
 # %% ../nbs/10_cli.ipynb #a423d5a9
-def _learner(path, arch, size, bs, aug, pretrained, verbose, cache=False, stem_pool=True, seed=None):
+def main_learner(path, # an ImageNet-style folder
+                 arch, # an architecture function or timm name (`find_arch`)
+                 size:int, bs:int, # image side in pixels, batch size
+                 aug:bool, # `default_aug(size)` on the training batches
+                 pretrained:bool, # weights found on this machine (03a_models)
+                 verbose:bool, # print the class balance
+                 cache=False, # `image_dls`'s `cache`
+                 stem_pool:bool=True, # False: `drop_stem_pool`
+                 seed:int|None=None, # of the random split, if there is no `valid/`
+                ):
     "`vision_learner` with accuracy and error rate on `image_dls(path)`, built on the CPU (`to_tpu` moves it)"
     from fastai.vision.all import accuracy, error_rate, LabelSmoothingCrossEntropyFlat
     from tpu_vision.data import image_dls
@@ -339,7 +348,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
     arch_fn,n,path = _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool, download)
     with out_lock(out) as out, _history(out) as log:
         _seed(seed)
-        learn = _learner(path, arch_fn, size, bs, aug, pretrained, not quiet, cache, stem_pool, seed)
+        learn = main_learner(path, arch_fn, size, bs, aug, pretrained, not quiet, cache, stem_pool, seed)
         learn = learn.to_tpu(None if device == 'auto' else device, devices=n, precision=precision,
                              compile_cache=compile_cache); _seed(seed, learn)
         cbs = ([] if n > 1 else [log]) + ([_tensorboard(out, args)] if tensorboard else [])

@@ -16,7 +16,7 @@ from fastcore.basics import store_attr, ifnone, patch
 from fastcore.xtras import modified_env
 
 # %% auto #0
-__all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'find_backend', 'diagnose',
+__all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'installed', 'find_backend', 'diagnose',
            'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend', 'CPUBackend',
            'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend',
            'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters', 'compile_cache_key', 'trim_cache',
@@ -45,7 +45,8 @@ def tpu_chips(root=None) -> list:
 BACKENDS = ('tpu', 'xla', 'cuda', 'mps', 'cpu')
 
 # %% ../nbs/00_device.ipynb #1217b073
-def _installed(name):
+def installed(name:str) -> bool:
+    "Is package `name` installed? (found without importing it)"
     try: return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError): return False
 
@@ -386,8 +387,8 @@ def get_backend(device=None, # 'auto'/None, one of `BACKENDS`, a `torch.device`,
     "The `Backend` for `device`, found with `find_backend` and created once per process"
     if isinstance(device, Backend): return device
     name = find_backend(device)
-    if name == 'tpu' and not _installed('torch_tpu'):
-        if not _installed('torch_xla') or not tpu_chips():
+    if name == 'tpu' and not installed('torch_tpu'):
+        if not installed('torch_xla') or not tpu_chips():
             raise NoTPUError('A TPU was asked for, but:\n- ' + '\n- '.join(diagnose()))
         name = 'xla'
     if name not in _cache: _cache[name] = _BACKENDS[name]()

@@ -27,8 +27,8 @@ from torch.utils.tensorboard import SummaryWriter
 
 # %% auto #0
 __all__ = ['xla_weight_decay', 'TO_TPU_HOOKS', 'TO_TPU_MULTI', 'TPU_CALLBACKS', 'EpochCounters', 'EpochMetric', 'DeviceAvgLoss',
-           'DeviceSmoothLoss', 'XLAWeightDecay', 'tpu_backend', 'TPUCallback', 'StepEnd', 'TPUProgressCallback',
-           'TPULearnerMixin', 'tpu_learner_class', 'tpu_callback', 'TensorBoardCallback']
+           'DeviceSmoothLoss', 'n_real_items', 'XLAWeightDecay', 'tpu_backend', 'TPUCallback', 'StepEnd',
+           'TPUProgressCallback', 'TPULearnerMixin', 'tpu_learner_class', 'tpu_callback', 'TensorBoardCallback']
 
 # %% ../nbs/03_learner.ipynb #8be95bd1
 class EpochCounters(Callback):
@@ -105,7 +105,9 @@ class DeviceSmoothLoss(Metric):
     def compute(self, n=None): self._cache = self.value; return self._cache
 
 # %% ../nbs/03_learner.ipynb #08058d61
-def _n_items(dl, n_batches):
+def n_real_items(dl, # the loader of a phase (training or validation)
+                 n_batches:int, # the batches the phase ran
+                ) -> int|None:
     "How many of the rows an epoch over `dl` produced are real items (the padding comes last)"
     n = getattr(dl, 'n', None)
     bs = getattr(dl, 'bs', None)
@@ -160,7 +162,7 @@ class TPUCallback(Callback):
     def before_step(self):
         "Average the gradients over the replicas (a no-op with one device)"
         if self.backend.world_size > 1: self.backend.reduce_gradients(self.opt)
-    def _n(self): return _n_items(self.dl, self._n_batches)   # the real items of this phase (the rest is padding)
+    def _n(self): return n_real_items(self.dl, self._n_batches)   # the real items of this phase (the rest is padding)
     def _reduce(self, mets): "Combine the replicas' partial results (07_parallel); one device: nothing to do"
     def _flush_phase(self, mets, losses=False):
         "Compute `mets` and bring them, and the `Recorder`'s device `losses` if asked, to the host in one transfer"

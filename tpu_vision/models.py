@@ -26,8 +26,8 @@ from .device import *
 
 # %% auto #0
 __all__ = ['ARCHS', 'MissingWeights', 'pretrained_url', 'pretrained_path', 'find_pretrained', 'no_downloads', 'TimmBodyNCHW',
-           'drop_stem_pool', 'vision_learner', 'tiny_cnn', 'find_arch', 'efficientnet_lite0_to_timm',
-           'efficientnet_lite0_weights']
+           'fix_timm_body', 'why_no_stem_pool', 'drop_stem_pool', 'vision_learner', 'tiny_cnn', 'find_arch',
+           'efficientnet_lite0_to_timm', 'efficientnet_lite0_weights']
 
 # %% ../nbs/03a_models.ipynb #6785c11a
 class MissingWeights(FileNotFoundError):
@@ -169,7 +169,7 @@ class TimmBodyNCHW(TimmBody):
         return x.permute(0, 3, 1, 2) if self.needs_pool else x
 
 # %% ../nbs/03a_models.ipynb #15aace02
-def _fix_body(model):
+def fix_timm_body(model):
     "`model` with a channels-last `TimmBody` made a `TimmBodyNCHW` (in place)"
     b = model[0] if isinstance(model, nn.Sequential) and len(model) else None
     if type(b) is TimmBody and getattr(b.model, 'output_fmt', 'NCHW') == 'NHWC': b.__class__ = TimmBodyNCHW
@@ -188,7 +188,7 @@ def _stem_pool(model):
     return stem, first, next((n for n,m in first if isinstance(m, nn.MaxPool2d)), None)
 
 # %% ../nbs/03a_models.ipynb #bbc4c47c
-def _no_stem_pool(model):
+def why_no_stem_pool(model):
     "Why `model`'s stem has no max-pool for `drop_stem_pool` to drop, or None when it has one"
     stem,first,name = _stem_pool(model)
     if name is None:
@@ -200,7 +200,7 @@ def drop_stem_pool(model:nn.Module, # a fastai vision model (`vision_learner`'s 
     "`model` without the max-pool of its body's stem (in place): twice the resolution in every stage, for small images"
     stem,_,name = _stem_pool(model)
     if name is None:
-        raise ValueError(f"drop_stem_pool: {_no_stem_pool(model)}; stem_pool=False suits ResNets "
+        raise ValueError(f"drop_stem_pool: {why_no_stem_pool(model)}; stem_pool=False suits ResNets "
                          "(resnet18..152, xresnet, timm's resnet*)")
     setattr(stem, name, nn.Identity())
     model.stem_pool = False  # for 06_export's `arch_spec`: rebuild it without the pool
@@ -208,7 +208,7 @@ def drop_stem_pool(model:nn.Module, # a fastai vision model (`vision_learner`'s 
 
 # %% ../nbs/03a_models.ipynb #720535a7
 def _fix_learn(learn, stem_pool=True):
-    _fix_body(learn.model)
+    fix_timm_body(learn.model)
     if not stem_pool: drop_stem_pool(learn.model)
     return learn
 

@@ -20,7 +20,7 @@ from . import device as _device
 from .device import *
 from .data import static_shapes, shard, tpu_dl
 from .learner import (TO_TPU_MULTI, TPUCallback, TPULearnerMixin, EpochMetric, DeviceAvgLoss,
-                                DeviceSmoothLoss, _n_items)
+                                DeviceSmoothLoss, n_real_items)
 
 # %% auto #0
 __all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'ReplicaCrash', 'Parallel',
@@ -129,7 +129,7 @@ class ReplicaCallback(TPUCallback):
     "`TPUCallback` for one of several replicas: losses and metrics reduced over them once a phase, predictions gathered"
     def _n(self):
         "Items of this phase over all the replicas: the dataset's size, or all the rows when the last batch is dropped"
-        dl,n = self.dl,_n_items(self.dl, self._n_batches)
+        dl,n = self.dl,n_real_items(self.dl, self._n_batches)
         return getattr(dl, 'n_total', n) if not getattr(dl, 'drop_last', False) else n*self.backend.world_size
     def _gather(self, t): return _interleave(self.backend.all_gather(t), self._n())
     def _reduce(self, mets):
