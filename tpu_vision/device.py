@@ -17,8 +17,8 @@ from fastcore.xtras import modified_env
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'find_backend', 'diagnose',
            'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend', 'CPUBackend',
            'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend',
-           'backend_class', 'native', 'counters', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report',
-           'describe']
+           'backend_class', 'native', 'counters', 'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache',
+           'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -546,6 +546,33 @@ class counters:
         fb = ', '.join(f'{k[6:]}×{v}' for k,v in self.fallbacks.items()) or 'none'
         return (f'{self.compiles} compilations, {self.executions} executions, {self.to_host} device→host and '
                 f'{self.to_device} host→device transfers, CPU fallbacks: {fb} ({self.seconds:.2f} s)')
+
+# %% ../nbs/00_device.ipynb #7321d438
+def _compile_samples():
+    "(compilations so far, seconds of the most recent ones, oldest first); (0, []) before torch_xla is in use"
+    met = _metrics()
+    d = met.metric_data('CompileTime') if met is not None else None
+    return (0, []) if d is None else (d[0], [v/1e9 for _,v in d[2]])
+
+# %% ../nbs/00_device.ipynb #38176cd5
+class graph_log:
+    "The graphs XLA compiles inside `with`, each named by the `mark(what)` that follows it, with its compile seconds"
+    def __enter__(self): self.graphs,self._n = [],_compile_samples()[0]; return self
+    def mark(self, what:str):
+        "Name `what` the graphs compiled since the last mark"
+        n,secs = _compile_samples()
+        if n > self._n: self.graphs += [dict(what=what, seconds=s) for s in ([None]*n + secs)[-(n-self._n):]]
+        self._n = n
+    def __exit__(self, *exc): self.mark('after the last mark')
+
+# %% ../nbs/00_device.ipynb #f2400064
+def host_copies(ts:list) -> list:
+    "CPU copies of the tensors `ts`; XLA ones fetched together, in one transfer (no new graph if they are computed)"
+    xs = [i for i,t in enumerate(ts) if t.device.type == 'xla']
+    out = [None if t.device.type == 'xla' else t.detach().cpu() for t in ts]
+    host = sys.modules['torch_xla']._XLAC._xla_get_cpu_tensors([ts[i] for i in xs]) if xs else []
+    for i,c in zip(xs, host): out[i] = c
+    return out
 
 # %% ../nbs/00_device.ipynb #99de41b1
 def compile_cache_key(versions:dict|None=None) -> str:
