@@ -174,7 +174,7 @@ class TPUCallback(Callback):
     def after_step(self): self._stepped = True   # `zero_grad` follows
     def after_batch(self):
         self._n_batches += 1
-        if self._stepped:   # no gradients left to zero: the next backward creates them, as the first one did
+        if getattr(self, '_stepped', False):   # nothing left to zero: the next backward creates them, as the first did
             for p,*_ in self.opt.all_params(with_grad=True): p.grad = None
     def before_step(self):
         "Average the gradients over the replicas (a no-op with one device)"
@@ -229,6 +229,7 @@ class PredsToHost(Callback):
     def after_validate(self):
         gp,b = getattr(self.learn, 'gather_preds', None),tpu_backend(self.learn)
         if gp is None or not hasattr(gp, 'preds') or b is None or b.name != 'xla': return
+        if b.world_size > 1: return   # replicas (07_parallel) gather theirs on the device
         ks,ts = [k for k in ('inputs','preds','targets','losses') if isinstance(getattr(gp, k, None), list)],[]
         for k in ks: apply_tensors(ts.append, getattr(gp, k))
         it = iter(host_copies(ts))
