@@ -263,7 +263,7 @@ class GraphLog(Callback):
 # %% ../nbs/03_learner.ipynb #daaafe8c
 def describe_graphs(learn) -> pd.DataFrame:
     "Every graph XLA compiled for `learn` since `to_tpu`: in which call, what launched it, its compile seconds"
-    gl = next((cb for cb in learn.cbs if isinstance(cb, GraphLog)), None)
+    gl = getattr(learn, 'graph_log', None)   # the `GraphLog` callback, by its fastai name (a reloaded class too)
     if gl is not None: gl._mark('code after the last call')
     return pd.DataFrame(gl.log.graphs if gl else [], columns=['call', 'what', 'seconds'])
 
