@@ -41,7 +41,7 @@ def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla'
                 ) -> str:
     "The backend name for `device`; a one-line `UsageError` when the name is unknown or this machine lacks the device"
     import torch
-    from tpu_vision.device import find_backend, diagnose, tpu_chips, installed
+    from tpu_vision.device import find_backend, diagnose, tpu_chips, is_installed
     what = f'{flag} {device}'
     try: name = find_backend(device)
     except ValueError: raise UsageError(f"{what}: unknown device; use auto, tpu, xla, cuda, mps or cpu") from None
@@ -49,9 +49,9 @@ def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla'
         raise UsageError(f"{what}: no CUDA GPU is usable here (torch.cuda.is_available() is False); use auto or cpu")
     if name == 'mps' and not (getattr(torch.backends, 'mps', None) and torch.backends.mps.is_available()):
         raise UsageError(f"{what}: no Apple GPU (MPS) is usable here; use --device auto or cpu")
-    if name == 'xla' and not installed('torch_xla'):
+    if name == 'xla' and not is_installed('torch_xla'):
         raise UsageError(f"{what}: torch_xla is not installed; `pip install 'tpu-vision[xla]'`, or use --device auto")
-    if name == 'tpu' and not installed('torch_tpu') and not (installed('torch_xla') and tpu_chips()):
+    if name == 'tpu' and not is_installed('torch_tpu') and not (is_installed('torch_xla') and tpu_chips()):
         raise UsageError(f"{what}: no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)")
     return name
 

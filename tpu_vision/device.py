@@ -16,11 +16,11 @@ from fastcore.basics import store_attr, ifnone, patch
 from fastcore.xtras import modified_env
 
 # %% auto #0
-__all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'installed', 'find_backend', 'diagnose',
-           'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend', 'CPUBackend',
-           'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend',
-           'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters', 'compile_cache_key', 'trim_cache',
-           'compile_cache_info', 'report', 'describe']
+__all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'is_installed', 'find_backend',
+           'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend',
+           'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend',
+           'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters', 'graph_log',
+           'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -45,7 +45,7 @@ def tpu_chips(root=None) -> list:
 BACKENDS = ('tpu', 'xla', 'cuda', 'mps', 'cpu')
 
 # %% ../nbs/00_device.ipynb #1217b073
-def installed(name:str) -> bool:
+def is_installed(name:str) -> bool:
     "Is package `name` installed? (found without importing it)"
     try: return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError): return False
@@ -57,7 +57,7 @@ def find_backend(device:str|None=None, # 'auto' (or None), or one of `BACKENDS`
                  installed=None, # `installed(pkg)->bool` (default: `importlib.util.find_spec`)
                 ) -> str:
     "Name of the backend to use for `device`: TorchTPU, torch_xla on a TPU, CUDA, MPS, CPU; XLA on the CPU when asked"
-    env,installed = ifnone(env, os.environ),ifnone(installed, _installed)
+    env,installed = ifnone(env, os.environ),ifnone(installed, is_installed)
     device = 'auto' if device is None else str(device).lower()
     if device.startswith('xla'): device = 'xla'
     if device not in BACKENDS+('auto',):
@@ -96,7 +96,7 @@ def diagnose(env=None, # environment to read `PJRT_DEVICE` from (default `os.env
              holders=None, # `holders()->list` of the PIDs that hold the TPU (default: from `/proc`)
             ) -> list:
     "Reasons, each with its fix, why no TPU backend is available; `[]` when a TPU should work"
-    env,installed,versions = ifnone(env, os.environ),ifnone(installed, _installed),ifnone(versions, _version)
+    env,installed,versions = ifnone(env, os.environ),ifnone(installed, is_installed),ifnone(versions, _version)
     chips,out = tpu_chips(pci_root),[]
     if not chips: out.append("No TPU on this machine's PCI bus (no Google device with a TPU id). On Colab choose "
         "Runtime > Change runtime type > TPU; on Google Cloud create a TPU VM (`gcloud compute tpus tpu-vm create`), "
@@ -387,8 +387,8 @@ def get_backend(device=None, # 'auto'/None, one of `BACKENDS`, a `torch.device`,
     "The `Backend` for `device`, found with `find_backend` and created once per process"
     if isinstance(device, Backend): return device
     name = find_backend(device)
-    if name == 'tpu' and not installed('torch_tpu'):
-        if not installed('torch_xla') or not tpu_chips():
+    if name == 'tpu' and not is_installed('torch_tpu'):
+        if not is_installed('torch_xla') or not tpu_chips():
             raise NoTPUError('A TPU was asked for, but:\n- ' + '\n- '.join(diagnose()))
         name = 'xla'
     if name not in _cache: _cache[name] = _BACKENDS[name]()
@@ -623,6 +623,33 @@ class counters:
         fb = ', '.join(f'{k[6:]}×{v}' for k,v in self.fallbacks.items()) or 'none'
         return (f'{self.compiles} compilations, {self.executions} executions, {self.to_host} device→host and '
                 f'{self.to_device} host→device transfers, CPU fallbacks: {fb} ({self.seconds:.2f} s)')
+
+# %% ../nbs/00_device.ipynb #7321d438
+def _compile_samples():
+    "(compilations so far, seconds of the most recent ones, oldest first); (0, []) before torch_xla is in use"
+    met = _metrics()
+    d = met.metric_data('CompileTime') if met is not None else None
+    return (0, []) if d is None else (d[0], [v/1e9 for _,v in d[2]])
+
+# %% ../nbs/00_device.ipynb #38176cd5
+class graph_log:
+    "The graphs XLA compiles inside `with`, each named by the `mark(what)` that follows it, with its compile seconds"
+    def __enter__(self): self.graphs,self._n = [],_compile_samples()[0]; return self
+    def mark(self, what:str):
+        "Name `what` the graphs compiled since the last mark"
+        n,secs = _compile_samples()
+        if n > self._n: self.graphs += [dict(what=what, seconds=s) for s in ([None]*n + secs)[-(n-self._n):]]
+        self._n = n
+    def __exit__(self, *exc): self.mark('after the last mark')
+
+# %% ../nbs/00_device.ipynb #f2400064
+def host_copies(ts:list) -> list:
+    "CPU copies of the tensors `ts`; XLA ones fetched together, in one transfer (no new graph if they are computed)"
+    xs = [i for i,t in enumerate(ts) if t.device.type == 'xla']
+    out = [None if t.device.type == 'xla' else t.detach().cpu() for t in ts]
+    host = sys.modules['torch_xla']._XLAC._xla_get_cpu_tensors([ts[i] for i in xs]) if xs else []
+    for i,c in zip(xs, host): out[i] = c
+    return out
 
 # %% ../nbs/00_device.ipynb #99de41b1
 def compile_cache_key(versions:dict|None=None) -> str:

@@ -19,7 +19,8 @@ from fastai.learner import Learner, Metric, AvgLoss, AvgSmoothLoss, Recorder, lo
 from fastai.callback.core import Callback, GatherPredsCallback, TrainEvalCallback
 from fastai.callback.progress import ProgressCallback
 from fastai.torch_core import to_detach, find_bs, get_model
-from fastai.optimizer import weight_decay
+from fastai.optimizer import weight_decay, _update
+import pandas as pd
 from fastcore.xtras import join_path_file
 from .device import *
 from .data import PAD_TARGET, static_shapes, tpu_vision_home
@@ -27,8 +28,9 @@ from torch.utils.tensorboard import SummaryWriter
 
 # %% auto #0
 __all__ = ['xla_weight_decay', 'TO_TPU_HOOKS', 'TO_TPU_MULTI', 'TPU_CALLBACKS', 'EpochCounters', 'EpochMetric', 'DeviceAvgLoss',
-           'DeviceSmoothLoss', 'n_real_items', 'XLAWeightDecay', 'tpu_backend', 'TPUCallback', 'StepEnd',
-           'TPUProgressCallback', 'TPULearnerMixin', 'tpu_learner_class', 'tpu_callback', 'TensorBoardCallback']
+           'DeviceSmoothLoss', 'n_real_items', 'XLAWeightDecay', 'tpu_backend', 'TPUCallback', 'StepEnd', 'PredsToHost',
+           'GraphLog', 'describe_graphs', 'TPUProgressCallback', 'TPULearnerMixin', 'tpu_learner_class', 'tpu_callback',
+           'TensorBoardCallback']
 
 # %% ../nbs/03_learner.ipynb #8be95bd1
 class EpochCounters(Callback):
@@ -78,9 +80,14 @@ class DeviceAvgLoss(Metric):
         loss,mask = learn.loss.detach().float(),_real(learn.yb)
         if loss.ndim and loss.shape[0] == mask.shape[0]: tot = (loss.reshape(mask.shape[0], -1).mean(1)*mask).sum()
         else: tot = loss.mean()*mask.sum()
-        cnt = mask.sum()
-        self.total,self.count = (tot,cnt) if self.total is None else (self.total+tot, self.count+cnt)
-    def compute(self, n=None): self._cache = None if self.total is None else self.total/self.count; return self._cache
+        if self.total is None: self.total,self.count = (torch.zeros(1).to(loss.device) for _ in range(2))  # as below
+        self.total,self.count = self.total+tot,self.count+mask.sum()
+        self._mean = self.total,(self.total/self.count).reshape(())   # in the step's graph: reading it compiles nothing
+    def compute(self, n=None):
+        "The mean: the last step's, unless `total` was replaced since (07_parallel sums the replicas')"
+        if self.total is None: return None
+        t,m = self._mean
+        self._cache = m if t is self.total else (self.total/self.count).reshape(()); return self._cache
     @property
     def value(self): return self._cache
     @property
@@ -97,12 +104,10 @@ class DeviceSmoothLoss(Metric):
         if self.val is None:   # two separate host→device copies: graph inputs, as in every later step
             self.val,self.w = (torch.zeros(1, dtype=loss.dtype).to(loss.device) for _ in range(2))
         self.val,self.w = torch.lerp(loss, self.val, self.beta),torch.lerp(torch.ones_like(loss), self.w, self.beta)
-        self._cache = None
+        self._cache = (self.val/self.w).reshape(())   # in the step's graph, like the loss's mean
     @property
-    def value(self):
-        if self._cache is not None: return self._cache
-        return None if self.val is None else (self.val/self.w).reshape(())
-    def compute(self, n=None): self._cache = self.value; return self._cache
+    def value(self): return self._cache
+    def compute(self, n=None): return self._cache
 
 # %% ../nbs/03_learner.ipynb #08058d61
 def n_real_items(dl, # the loader of a phase (training or validation)
@@ -119,7 +124,9 @@ def _flush(vals):
     "Move the scalar device tensors in `vals` to the host in one transfer; floats for them, the rest unchanged"
     idx = [i for i,v in enumerate(vals) if isinstance(v, torch.Tensor) and v.numel() == 1]
     if not idx: return list(vals)
-    host = torch.stack([vals[i].reshape(()).float() for i in idx]).cpu().tolist()
+    ts = [vals[i].detach() for i in idx]
+    if any(t.device.type == 'xla' for t in ts): host = [float(t.reshape(())) for t in host_copies(ts)]  # no graph
+    else: host = torch.stack([t.reshape(()).float() for t in ts]).cpu().tolist()
     out = list(vals)
     for i,h in zip(idx, host): out[i] = h
     return out
@@ -143,6 +150,15 @@ def tpu_backend(learn) -> Backend|None:
     "The `Backend` that `to_tpu` gave `learn`; None for a Learner that never called it (it gets stock fastai)"
     return getattr(learn, 'backend', None)
 
+# %% ../nbs/03_learner.ipynb #2ab6ae2f
+def _init_opt_state(opt):
+    "Create the state of `opt`'s trainable parameters that have none, as the first step would, as device data"
+    for p,_,state,hyper in (opt.all_params() if hasattr(opt, 'cbs') else []):  # a fastai `Optimizer`
+        if not p.requires_grad or any(isinstance(v, torch.Tensor) for v in state.values()): continue
+        q = torch.zeros_like(p, device='cpu'); q.grad,st = torch.zeros_like(q),dict(state)
+        for f in opt.cbs: st = _update(st, f(q, **{**st, **hyper}))   # a stand-in's first step, zero gradients
+        opt.state[p] = {**state, **{k:v.to(p.device) for k,v in st.items() if isinstance(v, torch.Tensor)}}
+
 # %% ../nbs/03_learner.ipynb #0f6f21e1
 class TPUCallback(Callback):
     "Keep losses, metrics and predictions on the device; bring them to the host once per phase"
@@ -150,15 +166,21 @@ class TPUCallback(Callback):
     def __init__(self, backend): self.backend = backend
     def before_fit(self):
         self._n_batches = 0
-        if self.opt is not None: self.opt.cbs = [xla_weight_decay if f is weight_decay else f for f in self.opt.cbs]
+        if self.opt is None: return
+        self.opt.cbs = [xla_weight_decay if f is weight_decay else f for f in self.opt.cbs]
+        _init_opt_state(self.opt)   # the first step is then the same graph as the others
     def before_train(self): self._n_batches = 0
     def before_validate(self):
         self._n_batches = 0
         lf = self.learn.loss_func
         self._red = getattr(lf, 'reduction', None)
         if self._red is not None: lf.reduction = 'none'  # per-item losses, so the padding can be masked out
-    def before_batch(self): xla_weight_decay.new_step()
-    def after_batch(self): self._n_batches += 1
+    def before_batch(self): xla_weight_decay.new_step(); self._stepped = False
+    def after_step(self): self._stepped = True   # `zero_grad` follows
+    def after_batch(self):
+        self._n_batches += 1
+        if getattr(self, '_stepped', False):   # nothing left to zero: the next backward creates them, as the first did
+            for p,*_ in self.opt.all_params(with_grad=True): p.grad = None
     def before_step(self):
         "Average the gradients over the replicas (a no-op with one device)"
         if self.backend.world_size > 1: self.backend.reduce_gradients(self.opt)
@@ -205,6 +227,51 @@ class StepEnd(Callback):
     def __init__(self, backend): self.backend = backend
     def after_batch(self): self.backend.sync()
 
+# %% ../nbs/03_learner.ipynb #8f0a9508
+class PredsToHost(Callback):
+    "XLA `get_preds`: fetch the batches' predictions, targets, inputs, losses in one transfer, before fastai's concat"
+    order = GatherPredsCallback.order-1
+    def after_validate(self):
+        gp,b = getattr(self.learn, 'gather_preds', None),tpu_backend(self.learn)
+        if gp is None or not hasattr(gp, 'preds') or b is None or b.name != 'xla': return
+        if b.world_size > 1: return   # replicas (07_parallel) gather theirs on the device
+        ks,ts = [k for k in ('inputs','preds','targets','losses') if isinstance(getattr(gp, k, None), list)],[]
+        for k in ks: apply_tensors(ts.append, getattr(gp, k))
+        it = iter(host_copies(ts))
+        for k in ks: setattr(gp, k, apply_tensors(lambda t: next(it), getattr(gp, k)))
+
+# %% ../nbs/03_learner.ipynb #057118cb
+def _step_name(cb, event):
+    "What `event` of Learner `cb.learn` launched, for `GraphLog`"
+    if event == 'after_batch': return f"{'training' if cb.training else 'validation'} step {cb.iter+1}/{cb.n_iter}"
+    return {'after_train': 'training metrics', 'after_validate': 'validation metrics and results',
+            'after_fit': 'end of fit (leftover values)'}.get(event, event)
+
+# %% ../nbs/03_learner.ipynb #d4f3dc1e
+class GraphLog(Callback):
+    "Name each graph XLA compiles for this Learner: the call, the event that launched it, its compile seconds"
+    order = 1000   # last: what the event traced has been launched
+    def __init__(self): self.log,self.call = graph_log().__enter__(),'to_tpu'
+    def _mark(self, what):
+        k = len(self.log.graphs); self.log.mark(what)
+        for g in self.log.graphs[k:]: g['call'] = self.call
+    def __call__(self, event):
+        if event == 'before_fit':   # also `validate`'s and `get_preds`': told apart by their first phase
+            self._mark('to_tpu, or code between calls' if self.call == 'to_tpu' else 'code between calls')
+            self.call = '?'
+        if self.call == '?' and event in ('before_train', 'before_validate'):
+            self.call = ('lr_find' if hasattr(self.learn, 'lr_finder') else 'fit') if event == 'before_train' else (
+                'get_preds' if hasattr(self.learn, 'gather_preds') else 'validate')
+        self._mark(_step_name(self, event))
+        if event == 'after_fit': self.call = None
+
+# %% ../nbs/03_learner.ipynb #daaafe8c
+def describe_graphs(learn) -> pd.DataFrame:
+    "Every graph XLA compiled for `learn` since `to_tpu`: in which call, what launched it, its compile seconds"
+    gl = getattr(learn, 'graph_log', None)   # the `GraphLog` callback, by its fastai name (a reloaded class too)
+    if gl is not None: gl._mark('code after the last call')
+    return pd.DataFrame(gl.log.graphs if gl else [], columns=['call', 'what', 'seconds'])
+
 # %% ../nbs/03_learner.ipynb #e79f7a10
 class TPUProgressCallback(ProgressCallback):
     "fastai's progress bar, showing a loss still on the device one step late, at most every `learn.refresh` seconds"
@@ -220,10 +287,13 @@ class TPUProgressCallback(ProgressCallback):
         self._last = sl
 
 # %% ../nbs/03_learner.ipynb #636c68bb
-_TPU_CBS = (TPUCallback, StepEnd, EpochCounters)
+_TPU_CBS = (TPUCallback, StepEnd, EpochCounters, PredsToHost, GraphLog)
 TO_TPU_HOOKS = []  # `f(learn)`, run at the end of every `to_tpu`: how later notebooks add theirs (04_optim: precision)
 TO_TPU_MULTI = {}  # 'replicas': `f(learn, devices, **kwargs)`, what `to_tpu(devices=n)` does (07_parallel)
 _told = set()      # backends `to_tpu` has said it fell back to
+
+# %% ../nbs/03_learner.ipynb #5768121a
+TO_TPU_HOOKS.append(lambda learn: learn.add_cbs([PredsToHost(), GraphLog()]))   # `to_tpu` removed the old ones
 
 # %% ../nbs/03_learner.ipynb #14628732
 def _move_opt(learn, device):
