@@ -40,7 +40,8 @@ from fastai.vision.all import (ImageDataLoaders, Resize, accuracy, vision_learne
                                aug_transforms as fastai_aug_transforms)
 from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, fashion_mnist_idx, read_idx, write_image_folder, tpu_vision_home
 from tpu_vision.device import get_backend
-import tpu_vision.learner, tpu_vision.optim, tpu_vision.export   # to_tpu, precision, atomic device-safe export
+import tpu_vision.learner, tpu_vision.optim   # to_tpu, precision
+from tpu_vision.export import export_learner   # atomic, portable, recorded
 from tpu_vision.cli import main_learner   # the main job's Learner: `image_dls`, `default_aug(size)`, its loss
 
 def folder(n_train, n_valid):
@@ -83,7 +84,7 @@ def ours(path, out, dev, cache=False):
     learn = learn.to_tpu(args.device)
     et = EpochTimes()
     with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr, cbs=et)
-    learn.to_cpu(); learn.export('model.pkl')
+    learn.to_cpu(); export_learner(learn, 'model.pkl')
     return learn, et.times
 
 def accuracy_of(learn, path):

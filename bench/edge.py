@@ -31,13 +31,13 @@ def train_lite0(d):
     from fastai.vision.all import accuracy, Resize
     from tpu_vision.data import image_dls, sample_data
     from tpu_vision.models import efficientnet_lite0_weights, vision_learner   # offline pretrained weights
-    import tpu_vision.export   # its `Learner.export`: a portable .pkl with its sha256 record
+    from tpu_vision.export import export_learner   # a portable .pkl with its sha256 record
     os.environ['TORCH_HOME'] = str(d/'torch_home'); efficientnet_lite0_weights(); (d/'lite0').mkdir()
     torch.manual_seed(0)
     dls = image_dls(sample_data(), size=64, bs=32, device='cpu', num_workers=0, verbose=False, item_tfms=Resize(64))
     learn = vision_learner(dls, 'tf_efficientnet_lite0', pretrained=True, metrics=accuracy, path=d/'lite0')
     with learn.no_bar(): learn.fine_tune(2, 1e-2)
-    return learn.export('model.pkl'), dict(accuracy=learn.recorder.values[-1][-1])
+    return export_learner(learn, 'model.pkl'), dict(accuracy=learn.recorder.values[-1][-1])
 
 FORMATS = {'pkl': None, 'safe': ('safe', {}), 'onnx': ('onnx', {}), 'int8': ('int8', dict(method='static')),
            'openvino': ('openvino', {}), 'openvino-int8': ('openvino', dict(int8=True)),
