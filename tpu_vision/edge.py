@@ -15,8 +15,9 @@ from torch import nn
 from fastcore.basics import patch
 from fastai.learner import Learner
 from .device import to_cpu, atomic_write
-from .export import (Predictor, manifest, cpu_model, sidecar, load_pkl, load_safe, _calib, _exists, _parse,
-                               _loaded, _write_json, _example, _is_master)
+from .export import (Predictor, manifest, cpu_model, sidecar, load_pkl, load_safe, images_batches,
+                               existing_file, parse_manifest, checked_predictor, write_json, example_input,
+                               writes_files)
 
 # %% auto #0
 __all__ = ['EXTRAS', 'EDGETPU_OPS', 'EDGE_FORMATS', 'MissingExtra', 'need', 'calib_batches', 'save_openvino', 'load_openvino',
@@ -46,7 +47,7 @@ def calib_batches(learn, # a Learner with training data (or None with `calib`)
                   calib=None, # instead, a folder or list of images, preprocessed as the manifest says
                  ) -> list:
     "Preprocessed float32 NCHW batches to calibrate int8 on: `calib`'s images, or `n` of `learn`'s training images"
-    if calib is not None: return _calib(man, calib)
+    if calib is not None: return images_batches(man, calib)
     bs = []
     for b in (learn.dls.train if learn is not None else []):
         bs.append(to_cpu(b[0]).as_subclass(torch.Tensor).float())
@@ -92,13 +93,13 @@ def save_openvino(model, # the model (on any device: a CPU copy is converted)
     import openvino as ov
     fname,(c,h,w) = Path(fname),man['input']['shape'][1:]
     with _quiet():
-        om = ov.convert_model(cpu_model(model), example_input=_example(man), input=[-1, c, h, w])
+        om = ov.convert_model(cpu_model(model), example_input=example_input(man), input=[-1, c, h, w])
         if batches: om = _nncf(om, batches)
     man = {**man, 'openvino': dict(precision='int8' if batches else 'float32', layout='NCHW', batch='dynamic',
                                    calibration_images=sum(map(len, batches or [])), version=ov.__version__)}
     om.set_rt_info(json.dumps(man), ['tpu_vision'])
     _save_ir(om, fname)
-    _write_json(sidecar(fname), man)
+    write_json(sidecar(fname), man)
     return fname
 
 # %% ../nbs/06a_edge.ipynb #1e1d6995
@@ -114,11 +115,12 @@ def load_openvino(fname, # the .xml file written by `export_openvino`
     "A `Predictor` running the IR written by `export_openvino` with OpenVINO Runtime on the CPU"
     need('openvino', 'predicting with an OpenVINO model')
     import openvino as ov
-    fname = _exists(fname, 'give the .xml file written by `learn.export_openvino()`')
+    fname = existing_file(fname, 'give the .xml file written by `learn.export_openvino()`')
     core = ov.Core(); m = core.read_model(str(fname))
     text = m.get_rt_info(['tpu_vision']).astype(str) if m.has_rt_info(['tpu_vision']) else None
     cfg = {'INFERENCE_PRECISION_HINT': 'f32', **({'INFERENCE_NUM_THREADS': threads} if threads else {})}
-    return _loaded(_OVModel(core.compile_model(m, 'CPU', cfg)), _parse(text, fname, 'export_openvino'), fname)
+    man = parse_manifest(text, fname, 'export_openvino')
+    return checked_predictor(_OVModel(core.compile_model(m, 'CPU', cfg)), man, fname)
 
 # %% ../nbs/06a_edge.ipynb #c2cd7300
 @patch
@@ -130,7 +132,7 @@ def export_openvino(self:Learner,
                     size=None, # input side or (height, width): only for validation transforms that don't resize
                    ) -> Path:
     "Export the model as OpenVINO IR (dynamic batch), float32 or int8, plus its JSON manifest"
-    if not _is_master(self): return
+    if not writes_files(self): return
     man = manifest(self, size=size)
     return save_openvino(self.model, man, self.path/fname, calib_batches(self, man, n_calib, calib) if int8 else None)
 
@@ -224,7 +226,7 @@ def save_tflite(model, # the model (on any device: a CPU copy is converted)
     os.environ.setdefault('LITERT_TORCH_SHOW_PROGRESS', 'n')
     fname,m = Path(fname),_fold_bn1d(_global_pools(cpu_model(model)))
     m = litert_torch.to_channel_last_io(m, args=[0]).eval()
-    x = _example(man, bs=1).permute(0, 2, 3, 1).contiguous()
+    x = example_input(man, bs=1).permute(0, 2, 3, 1).contiguous()
     with _quiet():
         if batches:
             from litert_torch.quantize.quant_config import QuantConfig
@@ -237,7 +239,7 @@ def save_tflite(model, # the model (on any device: a CPU copy is converted)
                                  calibration_images=sum(map(len, batches or []))),
            'preprocess': {**man['preprocess'], 'steps': _tflite_steps(man, i)}}
     atomic_write(fname, lambda p: Path(p).write_bytes(_with_metadata(bytes(data), json.dumps(man))))
-    _write_json(sidecar(fname), man)
+    write_json(sidecar(fname), man)
     return fname
 
 # %% ../nbs/06a_edge.ipynb #c06a2f3b
@@ -261,15 +263,15 @@ def load_tflite(fname, # the .tflite file written by `export_tflite`
     "A `Predictor` running the `.tflite` written by `export_tflite` with LiteRT's interpreter on the CPU"
     need('litert', 'predicting with a .tflite model')
     from ai_edge_litert.interpreter import Interpreter
-    fname = _exists(fname, 'give the .tflite file written by `learn.export_tflite()`')
+    fname = existing_file(fname, 'give the .tflite file written by `learn.export_tflite()`')
     data = fname.read_bytes()
     try: text = _metadata(data)
     except Exception as e: raise ValueError(f"{fname} is not a .tflite flatbuffer ({type(e).__name__})") from None
-    man = _parse(text, fname, 'export_tflite')
+    man = parse_manifest(text, fname, 'export_tflite')
     it = Interpreter(model_content=data, num_threads=threads); it.allocate_tensors()
     if _io(it.get_input_details()[0]) != man['tflite']['input']:
         raise ValueError(f"{fname}: manifest field 'tflite.input' does not describe the model's input")
-    return _loaded(_TFLModel(it, man['tflite']), man, fname)
+    return checked_predictor(_TFLModel(it, man['tflite']), man, fname)
 
 # %% ../nbs/06a_edge.ipynb #f4dffc24
 @patch
@@ -281,7 +283,7 @@ def export_tflite(self:Learner,
                   size=None, # input side or (height, width): only for validation transforms that don't resize
                  ) -> Path:
     "Export the model as a LiteRT `.tflite` (NHWC, batch 1), float32 or full-integer int8, plus its JSON manifest"
-    if not _is_master(self): return
+    if not writes_files(self): return
     man = manifest(self, size=size)
     return save_tflite(self.model, man, self.path/fname, calib_batches(self, man, n_calib, calib) if int8 else None)
 
@@ -353,4 +355,4 @@ def export_edge(model_path, # a .pkl written by `learn.export()` (trusted: `load
     need('openvino' if format == 'openvino' else 'litert', f'{format} export')
     if Path(model_path).suffix == '.pkl': l = load_pkl(model_path, trust); model,man = l.model,manifest(l)
     else: p = load_safe(model_path); model,man = p.model,p.manifest
-    return EDGE_FORMATS[format](model, man, out, None if calib is None else _calib(man, calib))
+    return EDGE_FORMATS[format](model, man, out, None if calib is None else images_batches(man, calib))

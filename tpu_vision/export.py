@@ -30,10 +30,11 @@ from .data import RGBImage
 from .learner import EpochMetric, TPULearnerMixin, tpu_backend, tpu_callback
 
 # %% auto #0
-__all__ = ['MAX_SIDE', 'MAX_CLASSES', 'FORMATS', 'register_arch', 'arch_spec', 'build_model', 'portable_dls', 'sha256_record',
-           'record_sha256', 'export_learner', 'UntrustedPickle', 'trusted_bytes', 'load_pkl', 'manifest',
-           'check_manifest', 'Predictor', 'cpu_model', 'sidecar', 'save_safe', 'load_safe', 'save_onnx', 'load_onnx',
-           'quantize_dynamic', 'quantize_static', 'save_int8', 'load_int8', 'export_model']
+__all__ = ['MAX_SIDE', 'MAX_CLASSES', 'FORMATS', 'register_arch', 'arch_spec', 'build_model', 'portable_dls', 'writes_files',
+           'sha256_record', 'record_sha256', 'export_learner', 'UntrustedPickle', 'trusted_bytes', 'load_pkl',
+           'manifest', 'check_manifest', 'Predictor', 'cpu_model', 'sidecar', 'write_json', 'example_input',
+           'save_safe', 'existing_file', 'parse_manifest', 'checked_predictor', 'load_safe', 'save_onnx', 'load_onnx',
+           'quantize_dynamic', 'quantize_static', 'save_int8', 'load_int8', 'images_batches', 'export_model']
 
 # %% ../nbs/06_export.ipynb #7c87e5fd
 _ARCHS = {}
@@ -207,7 +208,9 @@ def _portable(learn):
     return res
 
 # %% ../nbs/06_export.ipynb #ef93a9d2
-def _is_master(learn): return not rank_distrib() and getattr(tpu_backend(learn), 'is_master', True)
+def writes_files(learn) -> bool:
+    "Does this process write `learn`'s files? (rank 0 of fastai's DDP, the master replica; always, alone)"
+    return not rank_distrib() and getattr(tpu_backend(learn), 'is_master', True)
 
 # %% ../nbs/06_export.ipynb #9c432b20
 @contextlib.contextmanager
@@ -240,7 +243,7 @@ def export_learner(learn, # any fastai `Learner`, on any device
                    pickle_protocol=2, # passed to `torch.save`
                   ) -> Path:
     "fastai's `export` from any device: a CPU copy for inference, loading without torch_xla or tpu_vision, atomically"
-    if not _is_master(learn): return
+    if not writes_files(learn): return
     res,pm = _portable(learn),_CPUPickle(pickle_module)
     def write(p): torch.save(res, p, pickle_module=pm, pickle_protocol=pickle_protocol)
     with _EXPORTING, _by_value(pickle_module), warnings.catch_warnings():
@@ -628,8 +631,15 @@ def sidecar(fname) -> Path:
     "The readable copy of the manifest inside `fname`: `fname` + '.json' (`model.onnx.json`), one per exported file"
     return Path(fname).with_name(Path(fname).name + '.json')
 
-def _write_json(fname, obj): return atomic_write(fname, lambda p: Path(p).write_text(json.dumps(obj, indent=1)))
-def _example(man, bs=2): return torch.randn(bs, *man['input']['shape'][1:])
+def write_json(fname, # the file (replaced whole, atomically)
+               obj): # anything `json.dumps` takes
+    "Write `obj` as indented JSON to `fname`, atomically"
+    return atomic_write(fname, lambda p: Path(p).write_text(json.dumps(obj, indent=1)))
+def example_input(man:dict, # a manifest
+                  bs:int=2, # batch size
+                 ) -> torch.Tensor:
+    "A random batch of the model's input shape, for tracing and checks"
+    return torch.randn(bs, *man['input']['shape'][1:])
 
 # %% ../nbs/06_export.ipynb #7e6e3767
 def save_safe(model, # the model (on any device: a CPU copy is saved)
@@ -642,7 +652,7 @@ def save_safe(model, # the model (on any device: a CPU copy is saved)
     model,fname = cpu_model(model),Path(fname)
     _check_rebuild(model, man)
     atomic_write(fname, lambda p: save_model(model, str(p), metadata={'tpu_vision': json.dumps(man)}))
-    _write_json(sidecar(fname), man)
+    write_json(sidecar(fname), man)
     return fname
 
 # %% ../nbs/06_export.ipynb #9715d701
@@ -653,17 +663,23 @@ def export_safe(self:Learner,
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
     "Export the model as safetensors weights plus a JSON manifest: no pickle, the format to share"
-    if not _is_master(self): return
+    if not writes_files(self): return
     return save_safe(self.model, manifest(self, arch=arch, size=size), self.path/fname)
 
 # %% ../nbs/06_export.ipynb #7427dcd8
-def _exists(fname, what):
+def existing_file(fname, # a path
+                  what:str, # what to do when it is missing (ends the error message)
+                 ) -> Path:
+    "`fname` as a `Path` if it exists; else `FileNotFoundError` naming it and `what`"
     fname = Path(fname)
     if not fname.exists(): raise FileNotFoundError(f"{fname}: no such file; {what}")
     return fname
 
 # %% ../nbs/06_export.ipynb #13b1cd07
-def _parse(text, fname, how):
+def parse_manifest(text:str, # the manifest's JSON text, as found
+                   fname, # the file it was found in (for the messages)
+                   how:str, # the function that writes such files (for the messages)
+                  ) -> dict:
     "The manifest `text` found in `fname`, parsed and checked (`how`: the function that writes such files)"
     if not text: raise ValueError(f"{fname} has no tpu_vision manifest in its metadata: was it written by `{how}`?")
     try: man = json.loads(text)
@@ -681,10 +697,13 @@ def _check_sidecar(man, fname):
                                f"(the .json is a readable copy; re-export to make them agree)", stacklevel=3)
 
 # %% ../nbs/06_export.ipynb #eac161f1
-def _loaded(model, man, fname) -> Predictor:
+def checked_predictor(model, # a loaded model: torch, ONNX Runtime, OpenVINO or LiteRT
+                      man:dict, # its manifest
+                      fname, # the file it came from
+                     ) -> Predictor:
     "A `Predictor` of `model` and `man`, read from `fname`, once they are checked against each other and the .json"
     p,shape = Predictor(model, man, fname),man['input']['shape']
-    try: n = p(_example(man)).shape[-1]
+    try: n = p(example_input(man)).shape[-1]
     except Exception as e: raise ValueError(f"{fname}: the model does not take inputs of manifest field 'input.shape' "
                                             f"{shape} ({type(e).__name__}: {e})") from None
     if n != len(p.vocab): raise ValueError(f"{fname}: manifest field 'vocab' has {len(p.vocab)} classes, but the model "
@@ -717,16 +736,16 @@ def load_safe(fname) -> Predictor:
     "A `Predictor` from a file written by `export_safe`: the model rebuilt from its manifest, the weights loaded"
     from safetensors import safe_open
     from safetensors.torch import load_model
-    fname = _exists(fname, 'give the .safetensors file written by `learn.export_safe()`')
+    fname = existing_file(fname, 'give the .safetensors file written by `learn.export_safe()`')
     with safe_open(str(fname), 'pt') as f:
-        man = _parse((f.metadata() or {}).get('tpu_vision'), fname, 'export_safe')
+        man = parse_manifest((f.metadata() or {}).get('tpu_vision'), fname, 'export_safe')
         shapes = {k: list(f.get_slice(k).get_shape()) for k in f.keys()}
     if not isinstance(arch := _get(man, 'arch', fname), dict): raise _bad(fname, 'arch', f"is {arch!r}. {_NO_ARCH}")
     _check_weights(arch, shapes, fname)   # before building anything large
     model = build_model(arch)
     try: load_model(model, str(fname), strict=True)
     except RuntimeError as e: raise _bad(fname, 'arch', f"is {arch}, which the weights do not fit ({e})") from None
-    return _loaded(model, man, fname)
+    return checked_predictor(model, man, fname)
 
 # %% ../nbs/06_export.ipynb #27bb6306
 def save_onnx(model, # the model (on any device: a CPU copy is exported)
@@ -742,13 +761,13 @@ def save_onnx(model, # the model (on any device: a CPU copy is exported)
     def write(p):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
-            torch.onnx.export(model, (_example(man),), str(p), input_names=['input'], output_names=['output'],
+            torch.onnx.export(model, (example_input(man),), str(p), input_names=['input'], output_names=['output'],
                               dynamic_axes=man['onnx']['dynamic_axes'], opset_version=opset, dynamo=False)
         m = onnx.load(str(p))
         m.metadata_props.add(key='tpu_vision', value=json.dumps(man))
         onnx.save(m, str(p))
     atomic_write(fname, write)
-    _write_json(sidecar(fname), man)
+    write_json(sidecar(fname), man)
     return fname
 
 # %% ../nbs/06_export.ipynb #d85c2bd7
@@ -759,7 +778,7 @@ def export_onnx(self:Learner,
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
     "Export the model as ONNX (dynamic batch size) plus its JSON manifest"
-    if not _is_master(self): return
+    if not writes_files(self): return
     return save_onnx(self.model, manifest(self, size=size), self.path/fname, opset=opset)
 
 # %% ../nbs/06_export.ipynb #bb3cb130
@@ -775,12 +794,12 @@ def load_onnx(fname, # the .onnx file written by `export_onnx`
              ) -> Predictor:
     "A `Predictor` running the file written by `export_onnx` with onnxruntime on the CPU"
     import onnxruntime as ort
-    fname = _exists(fname, 'give the .onnx file written by `learn.export_onnx()`')
+    fname = existing_file(fname, 'give the .onnx file written by `learn.export_onnx()`')
     so = ort.SessionOptions()
     if threads: so.intra_op_num_threads = so.inter_op_num_threads = threads
     sess = ort.InferenceSession(str(fname), so, providers=['CPUExecutionProvider'])
-    man = _parse(sess.get_modelmeta().custom_metadata_map.get('tpu_vision'), fname, 'export_onnx')
-    return _loaded(_ORTModel(sess), man, fname)
+    man = parse_manifest(sess.get_modelmeta().custom_metadata_map.get('tpu_vision'), fname, 'export_onnx')
+    return checked_predictor(_ORTModel(sess), man, fname)
 
 # %% ../nbs/06_export.ipynb #48b78cec
 def _tq():
@@ -826,21 +845,24 @@ def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
     fname = Path(fname)
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        ts = torch.jit.trace(qmodel.eval(), _example(man))
+        ts = torch.jit.trace(qmodel.eval(), example_input(man))
     atomic_write(fname, lambda p: torch.jit.save(ts, str(p), _extra_files={'tpu_vision.json': json.dumps(man)}))
-    _write_json(sidecar(fname), man)
+    write_json(sidecar(fname), man)
     return fname
 
 # %% ../nbs/06_export.ipynb #f7d27edb
 def load_int8(fname) -> Predictor:
     "A `Predictor` running the TorchScript file written by `export_int8`"
-    fname = _exists(fname, 'give the .pt file written by `learn.export_int8()`')
+    fname = existing_file(fname, 'give the .pt file written by `learn.export_int8()`')
     extra = {'tpu_vision.json': ''}
     m = torch.jit.load(str(fname), map_location='cpu', _extra_files=extra)
-    return _loaded(m, _parse(extra['tpu_vision.json'], fname, 'export_int8'), fname)
+    return checked_predictor(m, parse_manifest(extra['tpu_vision.json'], fname, 'export_int8'), fname)
 
 # %% ../nbs/06_export.ipynb #e91bc75c
-def _calib(man, calib, bs=64):
+def images_batches(man:dict, # a manifest: its pre-processing is applied
+                   calib, # a folder of images, or a list of image files
+                   bs:int=64, # images per batch
+                  ) -> list:
     "Preprocessed batches of the images in `calib` (a folder, or a list of files)"
     if isinstance(calib, (str, Path)):
         items = sorted(p for p in Path(calib).rglob('*') if p.suffix.lower() in Image.registered_extensions())
@@ -867,13 +889,13 @@ def export_int8(self:Learner,
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
     "Export the model quantized to int8 for the CPU, as TorchScript plus its JSON manifest"
-    if not _is_master(self): return
+    if not writes_files(self): return
     man = manifest(self, size=size)
     if method == 'static' and calib is None:
         batches = [to_cpu(b[0]) for b in itertools.islice(self.dls.train, n_batches)]
         if not batches: raise ValueError("export_int8: this Learner has no training data to calibrate on (loaded "
                                          "from a .pkl?): pass `calib=` a folder of images")
-    else: batches = _calib(man, calib) if method == 'static' else []
+    else: batches = images_batches(man, calib) if method == 'static' else []
     return _int8(self.model, man, self.path/fname, method, batches)
 
 # %% ../nbs/06_export.ipynb #beba23e3
@@ -899,7 +921,7 @@ def _from_safe(src, format, out, calib, method):
                          "DataLoaders and transforms; export the .pkl from the Learner itself (`learn.export()`)")
     p = load_safe(src)
     if format == 'onnx': return save_onnx(p.model, p.manifest, out)
-    return _int8(p.model, p.manifest, out, method, _calib(p.manifest, calib) if method == 'static' else [])
+    return _int8(p.model, p.manifest, out, method, images_batches(p.manifest, calib) if method == 'static' else [])
 
 # %% ../nbs/06_export.ipynb #e9d6a1c2
 def _to_edge(src, format, out, calib, method, trust, int8):
@@ -924,7 +946,7 @@ def export_model(model_path, # a .pkl written by `learn.export()`, or a .safeten
                 ) -> Path:
     "Convert an exported model to `format`; the function behind `tpu-vision export`"
     if format not in FORMATS: raise ValueError(f"format {format!r}: use one of {', '.join(FORMATS)}")
-    src = _exists(model_path, _GIVE)
+    src = existing_file(model_path, _GIVE)
     if format in ('openvino', 'tflite'): return _to_edge(src, format, out, calib, method, trust, int8)
     if int8: raise ValueError("int8=True applies to formats 'openvino' and 'tflite'; PyTorch's int8 is format 'int8'")
     if format != 'int8' and (calib is not None or method is not None):
