@@ -359,6 +359,7 @@ def to_tpu(self:Learner,
            devices=1, # replicas: 1, a number, or 'all' (every TPU core/chip of this host) (07_parallel)
            start_method:str|None=None, # replicas: 'fork' (default where there is fork) or 'spawn' (07_parallel)
            compile_cache='auto', # XLA: compiled graphs kept for later processes: 'auto' (where they load), True, False
+           shard:str|None=None, # 'params': each device holds 1/N of each parameter (FSDPv2; with `devices`)
           ) -> Learner:
     "Move model, data, optimizer and callbacks to the accelerator; training then runs with no host sync per step"
     self.__class__ = tpu_learner_class(type(self))
@@ -366,7 +367,8 @@ def to_tpu(self:Learner,
         how = 'replicas' if start_method else 'spmd'
         if how not in TO_TPU_MULTI: raise ImportError("to_tpu(devices=...) needs `import tpu_vision.parallel`")
         return TO_TPU_MULTI[how](self, devices, device=device, refresh=refresh, precision=precision,
-                                 start_method=start_method)
+                                 start_method=start_method, shard=shard)
+    if shard is not None: raise ValueError(f"to_tpu(shard={shard!r}) shards over several devices: pass devices=")
     self.__dict__.pop('parallel', None)
     b = get_backend(device)
     if b.name not in ('tpu','xla') and device in (None, 'auto') and b.name not in _told:

@@ -337,8 +337,9 @@ def _take(self:TPULearnerMixin, res:dict):
 # %% ../nbs/07_parallel.ipynb #db635350
 def _par(learn): return getattr(learn, 'parallel', None)
 
-def _to_replicas(learn, devices, device=None, refresh=10., precision='auto', start_method=None):
+def _to_replicas(learn, devices, device=None, refresh=10., precision='auto', start_method=None, shard=None):
     "What `learn.to_tpu(devices=n)` does (03_learner): check the host, then run the fit family on `n` replicas"
+    if shard is not None: raise ValueError(f"to_tpu(shard={shard!r}) needs SPMD: leave out start_method")
     if device not in (None, 'auto', 'xla', 'tpu'):
         raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
     if not _torchelastic(): check_devices(devices, learn.dls.train.bs)
@@ -406,14 +407,16 @@ def validate(self:TPULearnerMixin, ds_idx=1, # the DataLoader to validate on: 0 
 def _validate_replica(self:TPULearnerMixin, dl=None, **kwargs): return self.validate(dl=_shard_here(self, dl), **kwargs)
 
 # %% ../nbs/07_parallel.ipynb #3bf2be92
-def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_method=None):
+def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_method=None, shard=None):
     "What `learn.to_tpu(devices=n)` does (03_learner): move to an SPMD mesh of `n` devices, in this process"
     if device not in (None, 'auto', 'xla', 'tpu'):
         raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
     n = check_devices(devices, learn.dls.train.bs)
     pod = devices == 'all' and XLABackend.env_device_type() == 'TPU'   # all: every device of every host of a pod
+    if shard not in (None, 'params'): raise ValueError(f"to_tpu(shard={shard!r}): pass None or 'params' (FSDPv2)")
     b = spmd_backend(None if pod else n)
-    return learn.to_tpu(b, refresh=refresh, precision=precision)
+    learn.to_tpu(b, refresh=refresh, precision=precision)
+    return shard_params(learn) if shard == 'params' else learn
 
 TO_TPU_MULTI['spmd'] = _to_spmd
 
