@@ -20,15 +20,34 @@ from fastai.losses import CrossEntropyLossFlat
 # %% auto #0
 __all__ = ['ROOT', 'tiny', 'make_folder', 'synth', 'synth_dls', 'synth_learner', 'sample_dls', 'run_py', 'last_line']
 
-# %% ../nbs/97_test_utils.ipynb #e5b0fccf
+# %% ../nbs/97_test_utils.ipynb #2a366307
 def tiny(n_out:int=3, # classes
          bn:bool=True, # with a `BatchNorm2d` after the convolution
         ) -> nn.Module:
-    "Conv(3→8) [BatchNorm] ReLU, global average pool, linear: a whole CNN that XLA compiles in a second"
+    "Conv(3→8) [BatchNorm] ReLU, pool, linear: a tiny CNN"
     return nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), *([nn.BatchNorm2d(8)] if bn else []), nn.ReLU(),
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, n_out))
 
-# %% ../nbs/97_test_utils.ipynb #5a5ae4a0
+# %% ../nbs/97_test_utils.ipynb #22471c5d
+def _class_png(rng, c, size):
+    "Noise image of side `size` with channel `c` raised"
+    a = (rng.random((size, size, 3))*80).astype(np.uint8); a[..., c] += 120
+    return Image.fromarray(a)
+
+# %% ../nbs/97_test_utils.ipynb #4e96c6fb
+def _odd_mode(im, i):
+    "RGB image `im` as greyscale or RGBA for some `i`"
+    if i % 7 == 3: return im.convert('L')                         # greyscale: `load_rgb` makes it RGB
+    if i % 7 == 5: im = im.convert('RGBA'); im.putalpha(128)       # transparency: over white
+    return im
+
+# %% ../nbs/97_test_utils.ipynb #bac88b01
+def _odd_png(rng, col, i):
+    "Colour `col` plus noise, 12-47 px, in `_odd_mode`"
+    h,w = (int(v) for v in rng.integers(12, 48, 2))
+    return _odd_mode(Image.fromarray((col + rng.normal(0, 40, (h, w, 3))).clip(0, 255).astype(np.uint8)), i)
+
+# %% ../nbs/97_test_utils.ipynb #ce1c392c
 def make_folder(n_train:int=24, n_valid:int=10, # images per class in `train/` and `valid/`
                 classes:int=3, # folders `c0`, `c1`, ... in each split
                 size:int=20, # side of the images (`mixed`: ignored)
@@ -36,46 +55,34 @@ def make_folder(n_train:int=24, n_valid:int=10, # images per class in `train/` a
                 seed:int=0, # of the pixels
                 root=None, # where (default: a new temporary folder)
                ) -> Path:
-    "An ImageNet-style folder of noise PNGs whose class shows in their colour, so a tiny model learns it in an epoch"
+    "A folder `train/c0/000.png`, ... of noise PNGs coloured by class"
     root,rng = Path(root or tempfile.mkdtemp()),np.random.default_rng(seed)
     cols = rng.integers(0, 256, (classes, 3))
     for split,n in [('train', n_train), ('valid', n_valid)]:
         for c in range(classes):
             d = root/split/f'c{c}'; d.mkdir(parents=True, exist_ok=True)
-            for i in range(n): _noise_png(rng, c, cols[c], size, i if mixed else None).save(d/f'{i:03d}.png')
+            for i in range(n): (_odd_png(rng, cols[c], i) if mixed else _class_png(rng, c, size)).save(d/f'{i:03d}.png')
     return root
 
-# %% ../nbs/97_test_utils.ipynb #0de30c50
-def _noise_png(rng, c, col, size, i=None):
-    "Image of class `c`: channel `c` raised; or (`i`, for `mixed`) colour `col` plus noise in an odd size and mode"
-    if i is None:
-        a = (rng.random((size, size, 3))*80).astype(np.uint8); a[..., c] += 120
-        return Image.fromarray(a)
-    h,w = (int(v) for v in rng.integers(12, 48, 2))
-    im = Image.fromarray((col + rng.normal(0, 40, (h, w, 3))).clip(0, 255).astype(np.uint8))
-    if i % 7 == 3: return im.convert('L')                         # greyscale: `load_rgb` makes it RGB
-    if i % 7 == 5: im = im.convert('RGBA'); im.putalpha(128)       # transparency: over white
-    return im
-
-# %% ../nbs/97_test_utils.ipynb #b990bba3
+# %% ../nbs/97_test_utils.ipynb #f12d620c
 def synth(n:int=48, # items
           size:int=16, # image side
           classes:int=3, # labels 0..classes-1
           seed:int=0, # of images and labels
          ) -> list:
-    "`n` (image, label) tensor pairs in memory: noise with the class's colour channel raised"
+    "`n` (image, label) tensor pairs of class-coloured noise"
     g = torch.Generator().manual_seed(seed)
     y = torch.randint(0, classes, (n,), generator=g)
     x = torch.rand(n, 3, size, size, generator=g)*0.3
     x[torch.arange(n), y] += 0.7
     return [(x[i], y[i]) for i in range(n)]
 
-# %% ../nbs/97_test_utils.ipynb #dffe8b7f
+# %% ../nbs/97_test_utils.ipynb #90b1b5a1
 def synth_dls(bs:int=8, # batch size
               n:int=48, n_valid:int=16, # training and validation items
               **kwargs, # more `DataLoaders.from_dsets` arguments
              ) -> DataLoaders:
-    "fastai `DataLoaders` of `synth` data: `n` training and `n_valid` validation items, no worker processes"
+    "fastai `DataLoaders` of `synth` data, no workers"
     return DataLoaders.from_dsets(synth(n), synth(n_valid, seed=1), bs=bs, num_workers=0, **kwargs)
 
 # %% ../nbs/97_test_utils.ipynb #9b59ab34
@@ -83,34 +90,34 @@ def synth_learner(model=None, **kwargs) -> Learner:
     "A `Learner` of `model` (default `tiny()`) on `synth_dls()`"
     return Learner(synth_dls(), model or tiny(), loss_func=CrossEntropyLossFlat(), **kwargs)
 
-# %% ../nbs/97_test_utils.ipynb #0597a3e7
+# %% ../nbs/97_test_utils.ipynb #ff689932
 def sample_dls(bs:int=100, # batch size
                size:int=28, # image side (the sample's images are 28 px)
                device='cpu', # where batches go
                **kwargs, # more `image_dls` arguments
               ) -> DataLoaders:
-    "`image_dls` of the Fashion-MNIST sample that ships with tpu_vision (`sample_data()`), quietly, no worker processes"
+    "`image_dls` of the packaged Fashion-MNIST sample"
     from tpu_vision.data import image_dls, sample_data
     return image_dls(sample_data(), size=size, bs=bs, device=device, num_workers=0, verbose=False, **kwargs)
 
 # %% ../nbs/97_test_utils.ipynb #9d289ff2
 ROOT = Path(__file__).resolve().parents[1] if '__file__' in globals() else Path.cwd().parent   # above the package
 
-# %% ../nbs/97_test_utils.ipynb #49af8688
+# %% ../nbs/97_test_utils.ipynb #cfc831b6
 def run_py(code:str, # Python source, run with `python -c`
            env:dict|None=None, # environment variables to add (or override)
            block=(), # modules the process cannot import (`sys.modules[m] = None`), e.g. `('torch_xla',)`
            check:bool=True, # assert it exits 0, with its stderr in the message
           ) -> subprocess.CompletedProcess:
-    "Run `code` in a fresh Python process in the folder above the package: a clean import state, or without `block`"
+    "Run `code` in a fresh Python process, without `block`"
     pre = ''.join(f"sys.modules[{m!r}] = None; " for m in block)
     r = subprocess.run([sys.executable, '-c', f"import sys; {pre}\n{code}"], capture_output=True, text=True,
                        cwd=ROOT, env={**os.environ, **(env or {})})
     if check: assert r.returncode == 0, f"exit {r.returncode}:\n{r.stderr[-2000:]}"
     return r
 
-# %% ../nbs/97_test_utils.ipynb #66e864ab
+# %% ../nbs/97_test_utils.ipynb #e23491db
 def last_line(r:subprocess.CompletedProcess) -> str:
-    "The last line `r` printed, or 'error: ' and the last line of its stderr when it failed"
+    "The last line `r` printed, or its last error line"
     if r.returncode: return 'error: ' + (r.stderr.strip().splitlines() or [''])[-1]
     return (r.stdout.strip().splitlines() or [''])[-1]
