@@ -39,9 +39,9 @@ __all__ = ['MAX_SIDE', 'MAX_CLASSES', 'FORMATS', 'register_arch', 'arch_spec', '
 # %% ../nbs/06_export.ipynb #7c87e5fd
 _ARCHS = {}
 
-# %% ../nbs/06_export.ipynb #87352add
+# %% ../nbs/06_export.ipynb #94850d8e
 def _call_args(f, args, kwargs):
-    "The arguments of the call `f(*args, **kwargs)`, defaults included, as one dict"
+    "The arguments of call `f(*args, **kwargs)`, defaults included"
     ba = inspect.signature(f).bind(*args, **kwargs); ba.apply_defaults()
     res = {}
     for k,v in ba.arguments.items():
@@ -53,9 +53,9 @@ def _call_args(f, args, kwargs):
         else: res[k] = v
     return res
 
-# %% ../nbs/06_export.ipynb #92082eb6
+# %% ../nbs/06_export.ipynb #77b15ca6
 def register_arch(f):
-    "Register model builder `f` by name; the models it returns record that name and their arguments, to be rebuilt"
+    "Register builder `f`; its models record how to rebuild them"
     @functools.wraps(f)
     def _inner(*args, **kwargs):
         m = f(*args, **kwargs)
@@ -69,16 +69,17 @@ _NO_ARCH = ("Can't tell how the model was built: build it with a function decora
             "`vision_learner` and a torchvision or timm architecture, or pass "
             "`arch=dict(name=..., source=..., kwargs=...)`")
 
-# %% ../nbs/06_export.ipynb #366b7491
+# %% ../nbs/06_export.ipynb #5e334f15
 def _jsonable(spec):
+    "`spec` if it is JSON, else a `ValueError` naming the architecture"
     try: json.dumps(spec)
     except TypeError as e: raise ValueError(f"Architecture {spec['name']!r}: its arguments {spec['kwargs']} must be "
                                             f"JSON values (numbers, strings, lists, dicts): {e}") from None
     return spec
 
-# %% ../nbs/06_export.ipynb #a92f8479
+# %% ../nbs/06_export.ipynb #fd6f628b
 def _arch_fn(src:str, name:str):
-    "The architecture function `name` of `src` ('torchvision', 'fastai' or 'tpu_vision'); a `ValueError` if none"
+    "Architecture function `name` of `src`: torchvision, fastai, tpu_vision"
     import torchvision, fastai.vision.models.xresnet as xr
     from tpu_vision.models import ARCHS
     if src == 'torchvision' and name in torchvision.models.list_models():
@@ -87,18 +88,18 @@ def _arch_fn(src:str, name:str):
     if src == 'fastai' and name.startswith('x') and inspect.isfunction(f := getattr(xr, name, None)): return f
     raise ValueError(f"Architecture {name!r} is not a {src} architecture; re-export the model or fix the manifest")
 
-# %% ../nbs/06_export.ipynb #ce00acd7
+# %% ../nbs/06_export.ipynb #c88c0d59
 def _source(arch) -> str|None:
-    "Where `_arch_fn` finds the architecture function `arch` (or its copy in a pickle) again by its name, or None"
+    "Where `_arch_fn` finds `arch` again by name, or None"
     key = lambda f: (getattr(f, '__module__', None), getattr(f, '__qualname__', None))
     for src in ('torchvision', 'fastai', 'tpu_vision'):
         try:
             if key(_arch_fn(src, getattr(arch, '__name__', ''))) == key(arch): return src
         except ValueError: pass
 
-# %% ../nbs/06_export.ipynb #f9955cf0
+# %% ../nbs/06_export.ipynb #af85420b
 def arch_spec(learn) -> dict:
-    "How `learn.model` was built, as `{'name','source','kwargs'}`: from `register_arch`, or `vision_learner`'s `arch`"
+    "How `learn.model` was built: `register_arch` or `vision_learner`"
     m,arch = get_model(learn.model),getattr(learn, 'arch', None)
     if isinstance(getattr(m, '_arch', None), dict): return _jsonable(m._arch)
     kw = dict(n_out=getattr(learn, 'n_out', None), **({'n_in': learn.n_in} if hasattr(learn, 'n_in') else {}))
@@ -112,20 +113,25 @@ _VISION_ARGS = {'n_out', 'n_in', 'cut', 'concat_pool', 'pool', 'lin_ftrs', 'ps',
                 'y_range', 'stem_pool'}
 _SOURCES = ('torchvision', 'timm', 'fastai', 'tpu_vision')  # of a `vision_learner` body
 
-# %% ../nbs/06_export.ipynb #d62e1db9
+# %% ../nbs/06_export.ipynb #f42e360f
+def _check_spec(src, name, kw):
+    "Raise unless a `src` architecture `name` may take arguments `kw`"
+    if src in _SOURCES and set(kw) - _VISION_ARGS:
+        raise ValueError(f"Architecture {name!r}: arguments {sorted(set(kw) - _VISION_ARGS)} are not allowed; a {src} "
+                         f"architecture takes {sorted(_VISION_ARGS)}")
+    if src not in _SOURCES:
+        raise ValueError(f"Architecture source {src!r} of {name!r}: expected 'registered' or one of {_SOURCES}")
+
+# %% ../nbs/06_export.ipynb #b856175f
 def build_model(spec:dict) -> nn.Module:
-    "A new, untrained model (no download) from an architecture `spec` made by `arch_spec`"
+    "A new, untrained model (no download) from `arch_spec`'s `spec`"
     src,name,kw = spec.get('source'),spec.get('name'),dict(spec.get('kwargs') or {})
     if src == 'registered':
         if name not in _ARCHS: raise KeyError(f"Architecture {name!r} is not registered in this process: import the "
                                               f"module that defines `{name}` (decorated with `register_arch`) before "
                                               "loading")
         return _ARCHS[name](**kw)
-    if src in _SOURCES and set(kw) - _VISION_ARGS:
-        raise ValueError(f"Architecture {name!r}: arguments {sorted(set(kw) - _VISION_ARGS)} are not allowed; a {src} "
-                         f"architecture takes {sorted(_VISION_ARGS)}")
-    if src not in _SOURCES:
-        raise ValueError(f"Architecture source {src!r} of {name!r}: expected 'registered' or one of {_SOURCES}")
+    _check_spec(src, name, kw)
     from tpu_vision.models import drop_stem_pool
     pool = kw.pop('stem_pool', True)
     if src == 'timm': m = create_timm_model(name, pretrained=False, **kw)[0]
