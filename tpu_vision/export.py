@@ -138,17 +138,18 @@ def build_model(spec:dict) -> nn.Module:
     else: m = create_vision_model(_arch_fn(src, name), pretrained=False, **kw)
     return m if pool else drop_stem_pool(m)
 
-# %% ../nbs/06_export.ipynb #b7bc6b81
+# %% ../nbs/06_export.ipynb #a36bd086
 _RUNTIME = (type(threading.Lock()), type(threading.RLock()), threading.Thread, threading.Event, threading.Condition,
             queue.Queue, types.GeneratorType, concurrent.futures.Future)
 
+# %% ../nbs/06_export.ipynb #e8d41b7c
 def _runtime_only(o):
-    "Is `o` state of a running process (a lock, thread, queue, generator, CUDA stream or event) that no file can hold?"
+    "Is `o` state of the running process, that no file can hold?"
     return isinstance(o, _RUNTIME) or type(o).__module__.startswith(('torch.cuda', 'torch._C._cuda'))
 
-# %% ../nbs/06_export.ipynb #1282074e
+# %% ../nbs/06_export.ipynb #794c281d
 class _CPUPickle:
-    "`pm` with a `Pickler` writing device tensors as CPU tensors and running-process state (`_runtime_only`) as None"
+    "Pickle module `pm`, writing device tensors as CPU tensors"
     def __init__(self, pm):
         self.pm,self.__name__ = pm,pm.__name__
         class Pickler(pm.Pickler):
@@ -170,23 +171,25 @@ def _importable(cls):
     for k in cls.__qualname__.split('.'): o = getattr(o, k, None)
     return o is cls
 
-# %% ../nbs/06_export.ipynb #aff817e3
-def _ours(o): return type(o).__module__.split('.')[0] == 'tpu_vision'
+# %% ../nbs/06_export.ipynb #5381e6df
+def _ours(o):
+    "Is `o` of one of tpu_vision's classes?"
+    return type(o).__module__.split('.')[0] == 'tpu_vision'
 
-# %% ../nbs/06_export.ipynb #2f199450
+# %% ../nbs/06_export.ipynb #1f0c1724
 def _plain_class(o):
-    "The first class of `type(o)`'s MRO that is not tpu_vision's and that pickle can find by name"
+    "The first class of `type(o)`'s MRO that pickle finds, not ours"
     return next(c for c in type(o).__mro__ if c.__module__.split('.')[0] != 'tpu_vision' and _importable(c))
 
-# %% ../nbs/06_export.ipynb #1ed2d78a
+# %% ../nbs/06_export.ipynb #7a2986d2
 def _eval_pipe(pipe):
-    "`pipe` without tpu_vision's training-only transforms (they never run at inference)"
+    "`pipe` without tpu_vision's training-only transforms"
     return Pipeline([t for t in pipe.fs if not (_ours(t) and getattr(t, 'split_idx', None) == 0)],
                     split_idx=pipe.split_idx)
 
-# %% ../nbs/06_export.ipynb #e24a6341
+# %% ../nbs/06_export.ipynb #df213832
 def portable_dls(dls):
-    "Empty `DataLoaders` like `dls`, of fastai's classes, without tpu_vision's training-only transforms (for `export`)"
+    "Empty `DataLoaders` like `dls`, of fastai's classes (for `export`)"
     loaders = []
     for dl in dls.loaders:
         dl = dl.new(dl.dataset.new_empty(), cls=_plain_class(dl))
@@ -195,46 +198,52 @@ def portable_dls(dls):
         loaders.append(dl)
     return _plain_class(dls)(*loaders, path=dls.path)
 
-# %% ../nbs/06_export.ipynb #496b69bd
+# %% ../nbs/06_export.ipynb #9818e6f7
+def _portable_cb(cb):
+    "A copy of `cb` as fastai's own callback; None for tpu_vision's"
+    cb = tpu_callback(copy.copy(cb), back=True)   # a device version: fastai's own again (the progress bar)
+    if _ours(cb): return None
+    if isinstance(cb, Recorder): cb.__dict__.update(loss=AvgLoss(), smooth_loss=AvgSmoothLoss(cb.smooth_loss.beta))
+    return cb
+
+# %% ../nbs/06_export.ipynb #2c3248e8
 def _portable(learn):
-    "A copy of `learn` for `export`: no optimizer, empty fastai `DataLoaders`, fastai's callbacks, metrics; no backend"
+    "A copy of `learn` for `export`, of fastai's classes"
     res = copy.copy(learn)
     res.__class__ = getattr(type(learn), '_plain', None) or type(learn)   # a `to_tpu` Learner's own class
     for cb in learn.cbs.filter(_ours): res.__dict__.pop(cb.name, None)
     for k in ('backend', 'counters', 'refresh', 'loss_grad', 'smooth_loss'): res.__dict__.pop(k, None)
     res.cbs = L()
     for cb in learn.cbs:
-        cb = tpu_callback(copy.copy(cb), back=True)   # a device version: fastai's own again (the progress bar)
-        if _ours(cb): continue
-        if isinstance(cb, Recorder): cb.__dict__.update(loss=AvgLoss(), smooth_loss=AvgSmoothLoss(cb.smooth_loss.beta))
-        res.add_cb(cb)
+        if (cb := _portable_cb(cb)) is not None: res.add_cb(cb)
     res.metrics = [m.metric if isinstance(m, EpochMetric) else m for m in learn.metrics]
     res.dls,res.opt = portable_dls(learn.dls),None
     res._end_cleanup()
     return res
 
-# %% ../nbs/06_export.ipynb #ef93a9d2
+# %% ../nbs/06_export.ipynb #a07529da
 def writes_files(learn) -> bool:
-    "Does this process write `learn`'s files? (rank 0 of fastai's DDP, the master replica; always, alone)"
+    "Does this process write `learn`'s files?"
     return not rank_distrib() and getattr(tpu_backend(learn), 'is_master', True)
 
-# %% ../nbs/06_export.ipynb #9c432b20
+# %% ../nbs/06_export.ipynb #3511c62a
 @contextlib.contextmanager
 def _by_value(pm):
-    "While pickling with `pm`, tpu_vision's classes and functions go into the file by value (if `pm` is cloudpickle)"
+    "Pickle tpu_vision's code by value with `pm`, if cloudpickle"
     import tpu_vision
     if not hasattr(pm, 'register_pickle_by_value'): yield; return
     pm.register_pickle_by_value(tpu_vision)
     try: yield
     finally: pm.unregister_pickle_by_value(tpu_vision)
 
-# %% ../nbs/06_export.ipynb #317fe33f
+# %% ../nbs/06_export.ipynb #594c0e01
 def sha256_record(fname) -> Path:
-    "Where `export` records the sha256 of pickle `fname`: beside it, `fname` + '.sha256' (`sha256sum -c` reads it)"
+    "Where `export` records the sha256 of pickle `fname`"
     return Path(str(fname) + '.sha256')
 
+# %% ../nbs/06_export.ipynb #33401b88
 def record_sha256(fname) -> Path:
-    "Record the sha256 of file `fname` in `sha256_record(fname)`, atomically: the mark of a pickle this library wrote"
+    "Record the sha256 of file `fname` in `sha256_record(fname)`"
     fname = Path(fname)
     h = hashlib.sha256(fname.read_bytes()).hexdigest()
     return atomic_write(sha256_record(fname), lambda p: Path(p).write_text(f'{h}  {fname.name}\n'))
@@ -242,13 +251,13 @@ def record_sha256(fname) -> Path:
 # %% ../nbs/06_export.ipynb #af9691e2
 _EXPORTING = threading.Lock()   # the by-value registry and the warning filters are global: one export at a time
 
-# %% ../nbs/06_export.ipynb #b9514d68
+# %% ../nbs/06_export.ipynb #f9e50edc
 def export_learner(learn, # any fastai `Learner`, on any device
                    fname='export.pkl', # in `learn.path`
                    pickle_module=cloudpickle, # fastai's default; `pickle`: tpu_vision's classes are names to import
                    pickle_protocol=2, # passed to `torch.save`
                   ) -> Path:
-    "fastai's `export` from any device: a CPU copy for inference, loading without torch_xla or tpu_vision, atomically"
+    "fastai's `export` from any device, loadable without torch_xla"
     if not writes_files(learn): return
     res,pm = _portable(learn),_CPUPickle(pickle_module)
     def write(p): torch.save(res, p, pickle_module=pm, pickle_protocol=pickle_protocol)
@@ -268,24 +277,25 @@ def export(self:TPULearnerMixin,
     "fastai's `export` for a `to_tpu` Learner: `export_learner`"
     return export_learner(self, fname, pickle_module, pickle_protocol)
 
-# %% ../nbs/06_export.ipynb #56a9793d
+# %% ../nbs/06_export.ipynb #fe0454e0
 def _recorded(fname, data:bytes) -> bool:
-    "Does the record beside `fname` hold the sha256 of `data` (the file's bytes), under `fname`'s name?"
+    "Does the record beside `fname` hold the sha256 of `data`?"
     try: h,name = sha256_record(fname).read_text().split(maxsplit=1)
     except (OSError, ValueError): return False
     return name.strip() == Path(fname).name and h == hashlib.sha256(data).hexdigest()
 
-# %% ../nbs/06_export.ipynb #f50438b6
-class UntrustedPickle(ValueError): "A `.pkl` that `load_pkl` refuses: no matching sha256 record, and not trusted"
+# %% ../nbs/06_export.ipynb #5a14a2a6
+class UntrustedPickle(ValueError): "A `.pkl` that `load_pkl` refuses"
 
+# %% ../nbs/06_export.ipynb #14434ebf
 _PICKLE_FREE = ("a pickle-free .safetensors + .json manifest or .onnx, which its maker writes with `tpu-vision export "
                 "MODEL --format safe` (or `onnx`)")
 
-# %% ../nbs/06_export.ipynb #a9cc4fdd
+# %% ../nbs/06_export.ipynb #60d5167b
 def trusted_bytes(fname, # a .pkl file
                   trust:bool=False, # the caller trusts the file: return its bytes without a record
                  ) -> bytes:
-    "The bytes of pickle `fname` if the sha256 record beside it matches them (or `trust`), else `UntrustedPickle`"
+    "The bytes of pickle `fname` if its sha256 record matches (or `trust`)"
     if not Path(fname).is_file(): raise FileNotFoundError(f"{fname}: no such file; give an exported .pkl")
     data = Path(fname).read_bytes()
     if trust or _recorded(fname, data): return data
@@ -294,12 +304,12 @@ def trusted_bytes(fname, # a .pkl file
                           f"made it). Pass --trust-pickle (Python: trust=True) only if you trust who made it; to share "
                           f"a model, use {_PICKLE_FREE}")
 
-# %% ../nbs/06_export.ipynb #c5feaf48
+# %% ../nbs/06_export.ipynb #4cdebb9b
 def load_pkl(fname, # a .pkl written by `learn.export()`
              trust:bool=False, # load it without a matching sha256 record: it runs the file's code
              cpu:bool=True, # put the Learner on the CPU (as fastai's `load_learner`)
             ) -> Learner:
-    "fastai's `load_learner`, for a pickle `export` wrote (its sha256 record matches) or one the caller trusts"
+    "fastai's `load_learner`, for a recorded or trusted pickle"
     data = trusted_bytes(fname, trust)  # the bytes hashed are the bytes unpickled
     with warnings.catch_warnings():
         warnings.filterwarnings('ignore', message='.*insecure pickle')  # the check above is the answer to it
