@@ -315,12 +315,14 @@ def load_pkl(fname, # a .pkl written by `learn.export()`
         warnings.filterwarnings('ignore', message='.*insecure pickle')  # the check above is the answer to it
         return load_learner(io.BytesIO(data), cpu=cpu)
 
-# %% ../nbs/06_export.ipynb #a60d5e2f
-def _eval_tfms(pipe): return [t for t in pipe.fs if getattr(t, 'split_idx', None) != 0]
+# %% ../nbs/06_export.ipynb #f865d03e
+def _eval_tfms(pipe):
+    "The transforms of `pipe` that run at inference"
+    return [t for t in pipe.fs if getattr(t, 'split_idx', None) != 0]
 
-# %% ../nbs/06_export.ipynb #aebfa908
+# %% ../nbs/06_export.ipynb #69c30f0b
 def _activation(loss_func):
-    "'softmax', 'sigmoid' or 'none': what `loss_func.activation` does to the model's output"
+    "'softmax', 'sigmoid' or 'none': `loss_func.activation`"
     act,x = getattr(loss_func, 'activation', None),torch.randn(3, 4)
     if act is None: return 'none'
     for name,f in [('softmax', lambda t: t.softmax(-1)), ('sigmoid', torch.sigmoid)]:
@@ -333,50 +335,64 @@ def _image_mode(dl):
     types = [t for v in getattr(dl, '_types', {}).values() for t in (v if isinstance(v, (list, tuple)) else [v])]
     return 'L' if any(isinstance(t, type) and issubclass(t, TensorImageBW) for t in types) else 'RGB'
 
-# %% ../nbs/06_export.ipynb #598b0157
+# %% ../nbs/06_export.ipynb #40587244
 def _opener(dl):
-    "'rgb' if `dl` opens images with tpu_vision's `RGBImage` (even unpickled by value), else 'pil' (`PILImage`)"
+    "'rgb' if `dl` opens images with `RGBImage`, else 'pil'"
     tfms = getattr(dl.dataset, 'tfms', None)
     for t in getattr(tfms[0], 'fs', []) if tfms else []:   # the function a type transform wraps: `RGBImage.create`
         c = getattr(getattr(getattr(t, 'encodes', None), '_f', None), '__self__', None)
         if isinstance(c, type) and (c.__module__, c.__qualname__) == ('tpu_vision.data', 'RGBImage'): return 'rgb'
     return 'pil'
 
-# %% ../nbs/06_export.ipynb #e1b79223
+# %% ../nbs/06_export.ipynb #43528afb
+def _version(p):
+    "The installed version of package `p`, or None"
+    try: return importlib.metadata.version(p)
+    except importlib.metadata.PackageNotFoundError: return None
+
+# %% ../nbs/06_export.ipynb #b06aa32d
 def _versions():
+    "The versions of Python, tpu_vision, torch, torchvision, timm, fastai"
     from tpu_vision import __version__
-    def v(p):
-        try: return importlib.metadata.version(p)
-        except importlib.metadata.PackageNotFoundError: return None
     return dict(python=platform.python_version(), tpu_vision=__version__,
-                **{p: v(p) for p in ('torch', 'torchvision', 'timm', 'fastai')})
+                **{p: _version(p) for p in ('torch', 'torchvision', 'timm', 'fastai')})
 
 # %% ../nbs/06_export.ipynb #6f7b9ebd
 _RESIZE_DOC = dict(crop='centre-crop the largest region with the aspect ratio of `size`, then resize it to `size`',
                    squish='resize to `size`, ignoring the aspect ratio',
                    pad='pad ({pad_mode}) to the aspect ratio of `size`, then resize to `size`')
 
-# %% ../nbs/06_export.ipynb #653b9b18
-def _resample(mode): return Image.Resampling(mode).name.lower()
+# %% ../nbs/06_export.ipynb #0c2fd7d3
+def _resample(mode):
+    "PIL resampling `mode` by name"
+    return Image.Resampling(mode).name.lower()
 
+# %% ../nbs/06_export.ipynb #4492035b
 def _describe(t):
-    "The manifest's `(resize, crop)` steps for what transform `t` does to a validation image (`crop` is None if none)"
+    "The manifest's `(resize, crop)` for validation transform `t`"
     (w,h),rs = t.size[:2],_resample(t.mode)
     if type(t) is Resize: return dict(size=[h, w], method=str(t.method), pad_mode=str(t.pad_mode), resample=rs), None
     x = math.ceil(max(w, h)*t.val_xtra/8)*8   # `RandomResizedCrop`
     return dict(size=[h+x, w+x], method='squish', pad_mode='zeros', resample=rs), (dict(size=[h, w]) if x else None)
 
-# %% ../nbs/06_export.ipynb #8965a868
+# %% ../nbs/06_export.ipynb #5b7f12c4
 _CANT = ("the manifest describes fastai's `Resize` and `RandomResizedCrop` only, and an export must feed the model "
          "what the Learner does. Train with `item_tfms=Resize(size)` (or `RandomResizedCrop(size)`), or share the "
          "`.pkl` (`learn.export()`)")
 
-def _hw(size): return [size, size] if isinstance(size, int) else [int(v) for v in size]
-def _resizes(t): return isinstance(t, (Resize, RandomResizedCrop)) or getattr(t, 'size', None) is not None
+# %% ../nbs/06_export.ipynb #f16c04c6
+def _hw(size):
+    "`[height, width]` of a side or a (height, width)"
+    return [size, size] if isinstance(size, int) else [int(v) for v in size]
 
-# %% ../nbs/06_export.ipynb #1580c68c
+# %% ../nbs/06_export.ipynb #6cfeed58
+def _resizes(t):
+    "Does transform `t` resize?"
+    return isinstance(t, (Resize, RandomResizedCrop)) or getattr(t, 'size', None) is not None
+
+# %% ../nbs/06_export.ipynb #543a3b5e
 def _resize_steps(tfms, size=None):
-    "The manifest's `(resize, crop)` for validation transforms `tfms`; `size` (side or (height, width)) if none resizes"
+    "The manifest's `(resize, crop)` for validation transforms `tfms`"
     known = [t for t in tfms if type(t) in (Resize, RandomResizedCrop)]
     other = [t for t in tfms if _resizes(t) and t not in known]
     if len(known) > 1 or (other and not known):
@@ -398,9 +414,9 @@ def _open(o, man):
     if man['input'].get('open') == 'rgb': return RGBImage.create(o)
     return (PILImageBW if man['input']['mode'] == 'L' else PILImage).create(o)
 
-# %% ../nbs/06_export.ipynb #e0039c3d
+# %% ../nbs/06_export.ipynb #35c85a07
 def _resized(im, pp):
-    "PIL image `im` resized, then cropped, as the manifest's preprocessing `pp` says"
+    "PIL image `im` resized and cropped as preprocessing `pp` says"
     r = pp['resize']
     rs = (Image.Resampling[r['resample'].upper()], Image.Resampling.NEAREST)
     im = Resize(tuple(r['size']), method=r['method'], pad_mode=r['pad_mode'], resamples=rs)(im, split_idx=1)
@@ -409,9 +425,9 @@ def _resized(im, pp):
     t,l = (H-h)//2,(W-w)//2
     return im.crop((l, t, l+w, t+h))
 
-# %% ../nbs/06_export.ipynb #107fee91
+# %% ../nbs/06_export.ipynb #9afed6ea
 def _preprocess(items, man) -> torch.Tensor:
-    "A float32 NCHW batch from image files, arrays or PIL images, preprocessed as manifest `man` says"
+    "A float32 NCHW batch of images, preprocessed as manifest `man` says"
     pp,xs = man['preprocess'],[]
     for o in items:
         a = np.asarray(_resized(_open(o, man), pp), dtype=np.float32)
@@ -419,9 +435,9 @@ def _preprocess(items, man) -> torch.Tensor:
     mean,std = (torch.tensor(pp[k], dtype=torch.float32).view(1, -1, 1, 1) for k in ('mean', 'std'))
     return (torch.stack(xs)/pp['div'] - mean)/std
 
-# %% ../nbs/06_export.ipynb #eea96b3a
+# %% ../nbs/06_export.ipynb #8252dd07
 def _test_images(d, hw, resizes=True):
-    "Three random RGBA PNG files in folder `d`: wide, tall and small for `hw` (height, width), or all `hw`"
+    "Three random RGBA PNG files in `d`: wide, tall, small (or all `hw`)"
     (h,w),rs = hw,np.random.RandomState(0)
     sizes = [(w+w//2+1, h+3), (w+3, h+h//2+1), (w//2+1, h//2+2)] if resizes else [(w, h)]*3
     fns = [Path(d)/f'{i}.png' for i in range(len(sizes))]
@@ -434,32 +450,36 @@ def _levels(x, pp):
     mean,std = (torch.tensor(pp[k]).view(1, -1, 1, 1) for k in ('mean', 'std'))
     return (x*std + mean)*pp['div']
 
-# %% ../nbs/06_export.ipynb #21bc6230
+# %% ../nbs/06_export.ipynb #84e61f7f
+def _reference(learn, fns):
+    "The batch that `learn`'s validation transforms make of files `fns`"
+    try:
+        dls = copy.deepcopy(portable_dls(learn.dls)).cpu()
+        return dls.test_dl(fns, num_workers=0).one_batch()[0].as_subclass(torch.Tensor).float()
+    except Exception as e:
+        warnings.warn(f"Could not run the Learner's validation transforms on test images to check the manifest "
+                      f"({type(e).__name__}: {e}); check that the export predicts what the Learner does")
+
+# %% ../nbs/06_export.ipynb #aecb4c94
 def _check_pixels(learn, man, resizes=True):
-    "Raise unless `man`'s preprocessing gives the pixels that `learn`'s validation transforms give (on the CPU)"
+    "`man` if it gives the pixels `learn`'s validation transforms give"
     with tempfile.TemporaryDirectory() as d:
         fns = _test_images(d, man['input']['shape'][2:], resizes)
-        try:
-            dls = copy.deepcopy(portable_dls(learn.dls)).cpu()
-            ref = dls.test_dl(fns, num_workers=0).one_batch()[0].as_subclass(torch.Tensor).float()
-        except Exception as e:
-            warnings.warn(f"Could not run the Learner's validation transforms on test images to check the manifest "
-                          f"({type(e).__name__}: {e}); check that the export predicts what the Learner does")
-            return man
+        if (ref := _reference(learn, fns)) is None: return man
         got = _preprocess(fns, man)
     pp = man['preprocess']
     diff = (_levels(ref, pp) - _levels(got, pp)).abs().max() if ref.shape == got.shape else None
     if diff is None or diff > 0.25:
         how = f'differ by {diff:.1f} pixel levels' if diff is not None else f'have shapes {ref.shape}, {got.shape}'
-        dl = dls.valid
+        dl = learn.dls.valid
         names = ', '.join(type(t).__name__ for t in _eval_tfms(dl.after_item) + _eval_tfms(dl.after_batch))
         raise ValueError(f"The manifest does not reproduce the Learner's validation transforms ({names}): on a test "
                          f"image the two {how}. {_CANT[0].upper()}{_CANT[1:]}")
     return man
 
-# %% ../nbs/06_export.ipynb #33887a4b
+# %% ../nbs/06_export.ipynb #bf77ef89
 def _stats(tfms, c):
-    "The mean and std of the `Normalize` in `tfms`, one value per channel (`c`)"
+    "Mean and std of the `Normalize` in `tfms`, for `c` channels"
     nm = [t for t in tfms if isinstance(t, Normalize)]
     if not nm: return [0.]*c,[1.]*c
     res = [[round(float(v), 7) for v in to_cpu(getattr(nm[0], k)).flatten()] for k in ('mean', 'std')]
@@ -476,12 +496,12 @@ def _steps(mode, op, pp, h, w):
             f"HWC uint8 -> CHW float32, divided by {pp['div']:g}", "subtract `mean` and divide by `std`, per channel",
             "stack into an NCHW batch"]
 
-# %% ../nbs/06_export.ipynb #a3e222bb
+# %% ../nbs/06_export.ipynb #28457161
 def manifest(learn,
              arch:dict|None=None, # how to rebuild the model (default: `arch_spec(learn)`, None if unknown)
              size=None, # input side or (height, width), only when the validation transforms don't resize
             ) -> dict:
-    "All it takes to rebuild `learn.model` and feed it: classes, input, preprocessing, output, architecture, versions"
+    "All it takes to rebuild `learn.model` and feed it"
     dls = learn.dls
     dl = dls.loaders[1] if len(dls.loaders) > 1 else dls.loaders[0]
     tfms = _eval_tfms(dl.after_item) + _eval_tfms(dl.after_batch)
