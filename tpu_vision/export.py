@@ -534,9 +534,9 @@ _DEFAULTS = {'input.open': 'pil'}   # manifests before 'open' existed were read 
 MAX_SIDE = 1024  # the largest input side (pixels) a manifest may give; resized before a crop: at most twice that
 MAX_CLASSES = 100_000  # the most classes a manifest may name
 
-# %% ../nbs/06_export.ipynb #5f6e61d6
+# %% ../nbs/06_export.ipynb #73ad8704
 def _get(man, key, src):
-    "Field `key` ('a.b.c') of manifest `man`, or a `ValueError` naming it and the file `src`"
+    "Field `key` ('a.b.c') of manifest `man` from file `src`"
     o = man
     for k in key.split('.'):
         if not isinstance(o, dict) or k not in o:
@@ -545,36 +545,44 @@ def _get(man, key, src):
         o = o[k]
     return o
 
-# %% ../nbs/06_export.ipynb #b7dad519
-def _bad(src, k, why): return ValueError(f"{src}: manifest field '{k}' {why}; re-export the model or fix the field")
+# %% ../nbs/06_export.ipynb #a0a5f094
+def _bad(src, k, why):
+    "A `ValueError`: field `k` of the manifest in `src` is wrong, `why`"
+    return ValueError(f"{src}: manifest field '{k}' {why}; re-export the model or fix the field")
 
-# %% ../nbs/06_export.ipynb #a0bc15aa
-def _sizes_ok(v, n=2): return isinstance(v, list) and len(v) == n and all(isinstance(o, int) and o > 0 for o in v)
-def _nums_ok(v): return isinstance(v, list) and all(isinstance(o, (int, float)) and not isinstance(o, bool) for o in v)
+# %% ../nbs/06_export.ipynb #51f758ba
+def _sizes_ok(v, n=2):
+    "Is `v` a list of `n` positive ints?"
+    return isinstance(v, list) and len(v) == n and all(isinstance(o, int) and o > 0 for o in v)
 
-# %% ../nbs/06_export.ipynb #82700dee
+# %% ../nbs/06_export.ipynb #7f868393
+def _nums_ok(v):
+    "Is `v` a list of numbers?"
+    return isinstance(v, list) and all(isinstance(o, (int, float)) and not isinstance(o, bool) for o in v)
+
+# %% ../nbs/06_export.ipynb #c8b835ac
 def _check_fields(man, src):
-    "Raise if manifest `man` lacks a field `Predictor` reads or has a value it does not know"
+    "Raise if `man` lacks a field `Predictor` reads, or has an unknown value"
     if not isinstance(man, dict): raise ValueError(f"{src}: the manifest is a {type(man).__name__}, not a JSON object")
     for k,ok in {'format': _FORMATS, **_CHOICES}.items():
         if (v := _get(man, k, src)) not in ok: raise _bad(src, k, f"is {v!r}; expected {' or '.join(map(repr, ok))}")
     if not isinstance(v := _get(man, 'vocab', src), list) or not v: raise _bad(src, 'vocab', f"is {v!r}, not a list")
     if not _nums_ok([d := _get(man, 'preprocess.div', src)]) or d <= 0: raise _bad(src, 'preprocess.div', f"is {d!r}")
 
-# %% ../nbs/06_export.ipynb #f24042e2
+# %% ../nbs/06_export.ipynb #b63edea9
 def _check_limits(man, src):
-    "`man` if its input side, resize and class count are within `MAX_SIDE` and `MAX_CLASSES`, else a `ValueError`"
+    "`man` if its sizes and classes are within `MAX_SIDE`, `MAX_CLASSES`"
     shape,rsz,n = man['input']['shape'],man['preprocess']['resize']['size'],len(man['vocab'])
     if max(shape[2:]) > MAX_SIDE: raise _bad(src, 'input.shape', f"is {shape}: a side over {MAX_SIDE} (MAX_SIDE)")
     if max(rsz) > 2*MAX_SIDE: raise _bad(src, 'preprocess.resize.size', f"is {rsz}: over {2*MAX_SIDE} (2*MAX_SIDE)")
     if n > MAX_CLASSES: raise _bad(src, 'vocab', f"has {n} classes: over {MAX_CLASSES} (MAX_CLASSES)")
     return man
 
-# %% ../nbs/06_export.ipynb #18546641
+# %% ../nbs/06_export.ipynb #266bdcfd
 def check_manifest(man:dict, # a manifest, as `manifest` makes it
                    src='the manifest', # where it came from, for the error message (a file name)
                   ) -> dict:
-    "`man` if `Predictor` can follow it, else a `ValueError` naming the field and `src` (the file it came from)"
+    "`man` if `Predictor` can follow it, else a `ValueError`"
     _check_fields(man, src)
     shape,pp,mode = _get(man, 'input.shape', src),man['preprocess'],man['input']['mode']
     c = 1 if mode == 'L' else 3
@@ -594,9 +602,9 @@ def check_manifest(man:dict, # a manifest, as `manifest` makes it
     if not all(pp['std']): raise _bad(src, 'preprocess.std', f"is {pp['std']}: a zero divides by zero")
     return _check_limits(man, src)
 
-# %% ../nbs/06_export.ipynb #6394413e
+# %% ../nbs/06_export.ipynb #a854b85b
 class Predictor:
-    "Predict with exported `model` and its `manifest` as `Learner.predict` does, from image files, arrays or PIL images"
+    "Predict with exported `model` and its `manifest`"
     def __init__(self, model, # a function of a float32 NCHW batch: a module, an ONNX session, a TorchScript model
                  manifest:dict, # its manifest (`check_manifest` checks it)
                  src='the manifest'): # where the manifest came from, for error messages
@@ -605,13 +613,13 @@ class Predictor:
     @property
     def vocab(self): return self.manifest['vocab']
     def preprocess(self, items) -> torch.Tensor:
-        "A float32 NCHW batch from image files, arrays or PIL images, preprocessed as the manifest says"
+        "A float32 NCHW batch of images, preprocessed as the manifest says"
         return _preprocess(items, self.manifest)
     def __call__(self, x) -> torch.Tensor:
         "The model's raw output for a preprocessed batch `x`"
         with torch.no_grad(): return self.model(x)
     def activation(self, out):
-        "The manifest's output activation (softmax, sigmoid or none) applied to the model's raw output `out`"
+        "The manifest's output activation applied to raw output `out`"
         act = self.manifest['output']['activation']
         return out.softmax(-1) if act == 'softmax' else out.sigmoid() if act == 'sigmoid' else out
     def __repr__(self):
@@ -628,10 +636,10 @@ def get_preds(self:Predictor,
     items = list(items)
     return torch.cat([self.activation(self(self.preprocess(items[i:i+bs]))) for i in range(0, len(items), bs)])
 
-# %% ../nbs/06_export.ipynb #21aba9ab
+# %% ../nbs/06_export.ipynb #d3fde26a
 @patch
 def predict(self:Predictor, item):
-    "`(label, index, probabilities)` of one image, as `Learner.predict`; a sigmoid output: the labels over `thresh`"
+    "`(label, index, probabilities)` of one image, as `Learner.predict`"
     p = self.get_preds([item])[0]
     if self.manifest['output']['activation'] == 'sigmoid':
         m = p > ifnone(self.manifest['output']['thresh'], 0.5)
