@@ -647,18 +647,18 @@ def predict(self:Predictor, item):
     i = int(p.argmax())
     return self.vocab[i], i, p
 
-# %% ../nbs/06_export.ipynb #35aea23f
+# %% ../nbs/06_export.ipynb #535246ce
 def cpu_model(model) -> nn.Module:
-    "A copy of `model` on the CPU, in eval mode; `model` stays where it is, untouched"
+    "A copy of `model` on the CPU, in eval mode"
     model = get_model(model)
     ts = list(model.parameters()) + list(model.buffers())
     memo = {id(t): (nn.Parameter(c, t.requires_grad) if isinstance(t, nn.Parameter) else c)
             for t,c in zip(ts, (t.detach().to('cpu', copy=True) for t in ts))}
     return copy.deepcopy(model, memo).eval()
 
-# %% ../nbs/06_export.ipynb #5a04bea7
+# %% ../nbs/06_export.ipynb #accf2dd7
 def _check_rebuild(model, man):
-    "Raise if `man['arch']` does not build a model that `model`'s weights fit and that computes what `model` computes"
+    "Raise unless `man['arch']` builds `model` again: same weights, same outputs"
     new = build_model(man['arch'])
     try: new.load_state_dict(model.state_dict())
     except RuntimeError as e:
@@ -670,27 +670,30 @@ def _check_rebuild(model, man):
                                   "else (a different head or `y_range`?): pass `arch=` with every argument the model "
                                   "was built with")
 
-# %% ../nbs/06_export.ipynb #821e29e5
+# %% ../nbs/06_export.ipynb #c644e104
 def sidecar(fname) -> Path:
-    "The readable copy of the manifest inside `fname`: `fname` + '.json' (`model.onnx.json`), one per exported file"
+    "The readable copy of the manifest inside `fname`"
     return Path(fname).with_name(Path(fname).name + '.json')
 
+# %% ../nbs/06_export.ipynb #9782677f
 def write_json(fname, # the file (replaced whole, atomically)
                obj): # anything `json.dumps` takes
     "Write `obj` as indented JSON to `fname`, atomically"
     return atomic_write(fname, lambda p: Path(p).write_text(json.dumps(obj, indent=1)))
+
+# %% ../nbs/06_export.ipynb #b36273c9
 def example_input(man:dict, # a manifest
                   bs:int=2, # batch size
                  ) -> torch.Tensor:
-    "A random batch of the model's input shape, for tracing and checks"
+    "A random batch of the model's input shape"
     return torch.randn(bs, *man['input']['shape'][1:])
 
-# %% ../nbs/06_export.ipynb #7e6e3767
+# %% ../nbs/06_export.ipynb #aeb6fcda
 def save_safe(model, # the model (on any device: a CPU copy is saved)
               man:dict, # its manifest, with an `arch` that rebuilds it
               fname, # the .safetensors file to write
              ) -> Path:
-    "Write `model`'s weights to `fname` as safetensors with manifest `man` inside, and `man` beside it (`sidecar`)"
+    "Write `model`'s weights as safetensors, manifest `man` inside"
     from safetensors.torch import save_model
     if man.get('arch') is None: raise ValueError(_NO_ARCH)
     model,fname = cpu_model(model),Path(fname)
@@ -699,40 +702,40 @@ def save_safe(model, # the model (on any device: a CPU copy is saved)
     write_json(sidecar(fname), man)
     return fname
 
-# %% ../nbs/06_export.ipynb #9715d701
+# %% ../nbs/06_export.ipynb #20a60960
 @patch
 def export_safe(self:Learner,
                 fname='model.safetensors', # in `learn.path`; the manifest beside it: the same name + .json
                 arch:dict|None=None, # how to rebuild the model (default: `arch_spec(learn)`)
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
-    "Export the model as safetensors weights plus a JSON manifest: no pickle, the format to share"
+    "Export the model as safetensors and a manifest: the format to share"
     if not writes_files(self): return
     return save_safe(self.model, manifest(self, arch=arch, size=size), self.path/fname)
 
-# %% ../nbs/06_export.ipynb #7427dcd8
+# %% ../nbs/06_export.ipynb #40ad4a58
 def existing_file(fname, # a path
                   what:str, # what to do when it is missing (ends the error message)
                  ) -> Path:
-    "`fname` as a `Path` if it exists; else `FileNotFoundError` naming it and `what`"
+    "`fname` as a `Path` if it exists; else `FileNotFoundError`"
     fname = Path(fname)
     if not fname.exists(): raise FileNotFoundError(f"{fname}: no such file; {what}")
     return fname
 
-# %% ../nbs/06_export.ipynb #13b1cd07
+# %% ../nbs/06_export.ipynb #90d0e630
 def parse_manifest(text:str, # the manifest's JSON text, as found
                    fname, # the file it was found in (for the messages)
                    how:str, # the function that writes such files (for the messages)
                   ) -> dict:
-    "The manifest `text` found in `fname`, parsed and checked (`how`: the function that writes such files)"
+    "The manifest `text` found in `fname`, parsed and checked"
     if not text: raise ValueError(f"{fname} has no tpu_vision manifest in its metadata: was it written by `{how}`?")
     try: man = json.loads(text)
     except json.JSONDecodeError as e: raise ValueError(f"{fname}: its manifest is not JSON ({e}); re-export") from None
     return check_manifest(man, fname)
 
-# %% ../nbs/06_export.ipynb #fffcb5c3
+# %% ../nbs/06_export.ipynb #6d3bd75a
 def _check_sidecar(man, fname):
-    "Warn if the readable copy of `man` beside `fname` (`sidecar`) differs from `man`, the one inside `fname`"
+    "Warn if the copy of `man` beside `fname` differs from it"
     js = sidecar(fname)
     if not js.exists(): return
     try: same = json.loads(js.read_text()) == man
@@ -740,12 +743,12 @@ def _check_sidecar(man, fname):
     if not same: warnings.warn(f"{js} differs from the manifest inside {fname}: using the one inside {fname} "
                                f"(the .json is a readable copy; re-export to make them agree)", stacklevel=3)
 
-# %% ../nbs/06_export.ipynb #eac161f1
+# %% ../nbs/06_export.ipynb #fc2e014f
 def checked_predictor(model, # a loaded model: torch, ONNX Runtime, OpenVINO or LiteRT
                       man:dict, # its manifest
                       fname, # the file it came from
                      ) -> Predictor:
-    "A `Predictor` of `model` and `man`, read from `fname`, once they are checked against each other and the .json"
+    "A `Predictor` of `model` and `man`, checked against each other"
     p,shape = Predictor(model, man, fname),man['input']['shape']
     try: n = p(example_input(man)).shape[-1]
     except Exception as e: raise ValueError(f"{fname}: the model does not take inputs of manifest field 'input.shape' "
@@ -755,18 +758,18 @@ def checked_predictor(model, # a loaded model: torch, ONNX Runtime, OpenVINO or 
     _check_sidecar(man, fname)
     return p
 
-# %% ../nbs/06_export.ipynb #caed82ab
+# %% ../nbs/06_export.ipynb #c54151c2
 def _meta_state(arch) -> dict|None:
-    "The state dict of the model `arch` builds, on the `meta` device (no memory); None where it can't be built there"
+    "The state dict of model `arch` built on the `meta` device, or None"
     try:
         with torch.device('meta'), warnings.catch_warnings():
             warnings.simplefilter('ignore'); return build_model(arch).state_dict(keep_vars=True)
     except (KeyError, ValueError): raise   # an unknown or unregistered architecture: said at once
     except Exception: return None          # an operation the meta device lacks: the real build will tell
 
-# %% ../nbs/06_export.ipynb #846f8263
+# %% ../nbs/06_export.ipynb #734bac2e
 def _check_weights(arch, shapes:dict, fname):
-    "Raise unless `arch` builds a model whose tensors are `shapes` ({name: shape}, from `fname`'s header)"
+    "Raise unless `arch` builds tensors of `shapes` ({name: shape})"
     sd = _meta_state(arch)
     if sd is None: return
     have = {id(v) for k,v in sd.items() if k in shapes}   # a tensor tied to one in the file is in the file
@@ -775,9 +778,9 @@ def _check_weights(arch, shapes:dict, fname):
     if bad or miss: raise _bad(fname, 'arch', f"is {arch}, which the weights do not fit (e.g. {(bad or miss)[0]!r}; "
                                f"{len(bad)} tensor(s) of other names or shapes, {len(miss)} missing)")
 
-# %% ../nbs/06_export.ipynb #d398982e
+# %% ../nbs/06_export.ipynb #170a10f2
 def load_safe(fname) -> Predictor:
-    "A `Predictor` from a file written by `export_safe`: the model rebuilt from its manifest, the weights loaded"
+    "A `Predictor` of a file written by `export_safe`"
     from safetensors import safe_open
     from safetensors.torch import load_model
     fname = existing_file(fname, 'give the .safetensors file written by `learn.export_safe()`')
