@@ -794,39 +794,31 @@ def load_safe(fname) -> Predictor:
     except RuntimeError as e: raise _bad(fname, 'arch', f"is {arch}, which the weights do not fit ({e})") from None
     return checked_predictor(model, man, fname)
 
-# %% ../nbs/06_export.ipynb #27bb6306
+# %% ../nbs/06_export.ipynb #0bb61ee5
+def _write_onnx(model, man, fname, opset):
+    "Trace CPU `model` to ONNX file `fname`, manifest `man` in its metadata"
+    import onnx
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        torch.onnx.export(model, (example_input(man),), str(fname), input_names=['input'], output_names=['output'],
+                          dynamic_axes=man['onnx']['dynamic_axes'], opset_version=opset, dynamo=False)
+    m = onnx.load(str(fname))
+    m.metadata_props.add(key='tpu_vision', value=json.dumps(man))
+    onnx.save(m, str(fname))
+
+# %% ../nbs/06_export.ipynb #e5501cd0
 def save_onnx(model, # the model (on any device: a CPU copy is exported)
               man:dict, # its manifest
               fname, # the .onnx file to write
               opset:int=17, # ONNX operator set
              ) -> Path:
-    "Write `model` as ONNX to `fname` with a dynamic batch dimension, manifest `man` in its metadata and beside it"
-    import onnx
+    "Write `model` as ONNX to `fname`, manifest `man` inside and beside it"
     model,fname = cpu_model(model),Path(fname)
     axes = {'input': {0: 'batch'}, 'output': {0: 'batch'}}
     man = {**man, 'onnx': dict(input='input', output='output', dynamic_axes=axes, opset=opset)}
-    def write(p):
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            torch.onnx.export(model, (example_input(man),), str(p), input_names=['input'], output_names=['output'],
-                              dynamic_axes=man['onnx']['dynamic_axes'], opset_version=opset, dynamo=False)
-        m = onnx.load(str(p))
-        m.metadata_props.add(key='tpu_vision', value=json.dumps(man))
-        onnx.save(m, str(p))
-    atomic_write(fname, write)
+    atomic_write(fname, lambda p: _write_onnx(model, man, p, opset))
     write_json(sidecar(fname), man)
     return fname
-
-# %% ../nbs/06_export.ipynb #d85c2bd7
-@patch
-def export_onnx(self:Learner,
-                fname='model.onnx', # in `learn.path`; the manifest beside it: the same name + .json
-                opset:int=17, # ONNX operator set
-                size=None, # input side or (height, width): only for validation transforms that don't resize
-               ) -> Path:
-    "Export the model as ONNX (dynamic batch size) plus its JSON manifest"
-    if not writes_files(self): return
-    return save_onnx(self.model, manifest(self, size=size), self.path/fname, opset=opset)
 
 # %% ../nbs/06_export.ipynb #bb3cb130
 class _ORTModel:
@@ -835,11 +827,11 @@ class _ORTModel:
     def __call__(self, x):
         return torch.from_numpy(self.sess.run(None, {'input': np.ascontiguousarray(x.numpy(), dtype=np.float32)})[0])
 
-# %% ../nbs/06_export.ipynb #f2457727
+# %% ../nbs/06_export.ipynb #19f69b76
 def load_onnx(fname, # the .onnx file written by `export_onnx`
               threads:int|None=None, # CPU threads for onnxruntime (default: its own choice)
              ) -> Predictor:
-    "A `Predictor` running the file written by `export_onnx` with onnxruntime on the CPU"
+    "A `Predictor` running a file written by `export_onnx` (onnxruntime)"
     import onnxruntime as ort
     fname = existing_file(fname, 'give the .onnx file written by `learn.export_onnx()`')
     so = ort.SessionOptions()
@@ -847,6 +839,17 @@ def load_onnx(fname, # the .onnx file written by `export_onnx`
     sess = ort.InferenceSession(str(fname), so, providers=['CPUExecutionProvider'])
     man = parse_manifest(sess.get_modelmeta().custom_metadata_map.get('tpu_vision'), fname, 'export_onnx')
     return checked_predictor(_ORTModel(sess), man, fname)
+
+# %% ../nbs/06_export.ipynb #be0aa425
+@patch
+def export_onnx(self:Learner,
+                fname='model.onnx', # in `learn.path`; the manifest beside it: the same name + .json
+                opset:int=17, # ONNX operator set
+                size=None, # input side or (height, width): only for validation transforms that don't resize
+               ) -> Path:
+    "Export the model as ONNX (dynamic batch size) and its manifest"
+    if not writes_files(self): return
+    return save_onnx(self.model, manifest(self, size=size), self.path/fname, opset=opset)
 
 # %% ../nbs/06_export.ipynb #48b78cec
 def _tq():
@@ -859,19 +862,19 @@ def _tq():
         raise ImportError(f"int8 export uses `torch.ao.quantization`, which this torch ({torch.__version__}) does not "
                           f"have ({e}): use torch 2.9 (as torch_xla 2.9 does), or quantize with torchao") from None
 
-# %% ../nbs/06_export.ipynb #7e10afe2
+# %% ../nbs/06_export.ipynb #b524ccc5
 def quantize_dynamic(model) -> nn.Module:
-    "A CPU copy of `model` whose `nn.Linear` layers have int8 weights and quantize their inputs on the fly"
+    "A CPU copy of `model` with int8 `nn.Linear` layers"
     tq,_ = _tq()
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         return tq.quantize_dynamic(cpu_model(model), {nn.Linear}, dtype=torch.qint8)
 
-# %% ../nbs/06_export.ipynb #0e40d201
+# %% ../nbs/06_export.ipynb #60ca9c6e
 def quantize_static(model, # the float model (on any device)
                     batches, # input batches to calibrate the activation ranges on (a few training batches)
                    ) -> nn.Module:
-    "A CPU copy of `model` quantized to int8 throughout (FX graph mode), its activation ranges calibrated on `batches`"
+    "A CPU copy of `model` in int8 throughout, calibrated on `batches`"
     tq,qfx = _tq()
     batches = [torch.as_tensor(b).as_subclass(torch.Tensor).detach().float().cpu() for b in batches]
     if not batches: raise ValueError("quantize_static needs a few batches of inputs to calibrate on; got none")
@@ -883,12 +886,12 @@ def quantize_static(model, # the float model (on any device)
             for b in batches: m(b)
         return qfx.convert_fx(m)
 
-# %% ../nbs/06_export.ipynb #a40aff37
+# %% ../nbs/06_export.ipynb #2c593c37
 def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
               man:dict, # its manifest
               fname, # the TorchScript file to write
              ) -> Path:
-    "Write quantized `qmodel` as TorchScript to `fname`, manifest `man` inside it and beside it"
+    "Write `qmodel` as TorchScript to `fname`, manifest `man` inside"
     fname = Path(fname)
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -897,28 +900,29 @@ def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
     write_json(sidecar(fname), man)
     return fname
 
-# %% ../nbs/06_export.ipynb #f7d27edb
+# %% ../nbs/06_export.ipynb #c518d8b4
 def load_int8(fname) -> Predictor:
-    "A `Predictor` running the TorchScript file written by `export_int8`"
+    "A `Predictor` running a file written by `export_int8`"
     fname = existing_file(fname, 'give the .pt file written by `learn.export_int8()`')
     extra = {'tpu_vision.json': ''}
     m = torch.jit.load(str(fname), map_location='cpu', _extra_files=extra)
     return checked_predictor(m, parse_manifest(extra['tpu_vision.json'], fname, 'export_int8'), fname)
 
-# %% ../nbs/06_export.ipynb #e91bc75c
+# %% ../nbs/06_export.ipynb #ba8366f2
 def images_batches(man:dict, # a manifest: its pre-processing is applied
                    calib, # a folder of images, or a list of image files
                    bs:int=64, # images per batch
                   ) -> list:
-    "Preprocessed batches of the images in `calib` (a folder, or a list of files)"
+    "Preprocessed batches of the images in `calib`"
     if isinstance(calib, (str, Path)):
         items = sorted(p for p in Path(calib).rglob('*') if p.suffix.lower() in Image.registered_extensions())
     else: items = list(calib)
     if not items: raise ValueError(f"calib={calib!r}: no images found to calibrate on")
     return [_preprocess(items[i:i+bs], check_manifest(man)) for i in range(0, len(items), bs)]
 
-# %% ../nbs/06_export.ipynb #dde200d4
+# %% ../nbs/06_export.ipynb #c812e67e
 def _int8(model, man, fname, method, batches):
+    "Quantize `model` by `method` and save it with manifest `man`"
     if method not in ('static', 'dynamic'):
         raise ValueError(f"method={method!r}: use 'static' (the whole network) or 'dynamic' (the Linear layers only)")
     q = quantize_static(model, batches) if method == 'static' else quantize_dynamic(model)
@@ -926,7 +930,7 @@ def _int8(model, man, fname, method, batches):
               calibration_images=sum(len(b) for b in batches) if method == 'static' else 0)
     return save_int8(q, {**man, 'quantization': qi}, fname)
 
-# %% ../nbs/06_export.ipynb #e4fddc9d
+# %% ../nbs/06_export.ipynb #226f2240
 @patch
 def export_int8(self:Learner,
                 fname='model_int8.pt', # in `learn.path`; the manifest beside it: the same name + .json
@@ -935,7 +939,7 @@ def export_int8(self:Learner,
                 calib=None, # instead, a folder or list of images to calibrate on (for a Learner from a .pkl: no data)
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
-    "Export the model quantized to int8 for the CPU, as TorchScript plus its JSON manifest"
+    "Export the model in int8 for the CPU, as TorchScript and its manifest"
     if not writes_files(self): return
     man = manifest(self, size=size)
     if method == 'static' and calib is None:
