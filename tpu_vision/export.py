@@ -949,14 +949,16 @@ def export_int8(self:Learner,
     else: batches = images_batches(man, calib) if method == 'static' else []
     return _int8(self.model, man, self.path/fname, method, batches)
 
-# %% ../nbs/06_export.ipynb #beba23e3
+# %% ../nbs/06_export.ipynb #59bc4bdd
 FORMATS = ('pkl', 'safe', 'onnx', 'int8', 'openvino', 'tflite')   # the last two: 06a_edge (`export_edge`)
+
+# %% ../nbs/06_export.ipynb #3ec1175c
 _OUT = dict(pkl='.export.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt', openvino='.xml', tflite='.tflite')
 _GIVE = 'give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`'
 
-# %% ../nbs/06_export.ipynb #f99d6447
+# %% ../nbs/06_export.ipynb #29555466
 def _from_pkl(src, format, out, calib, method, trust=False):
-    "Load the Learner exported to `src` (`load_pkl`: trusted pickles only) and export it again as `format` to `out`"
+    "Load the Learner exported to `src`, export it as `format` to `out`"
     learn = load_pkl(src, trust)
     learn.path = out.parent.absolute()
     if format == 'pkl': return export_learner(learn, out.name)
@@ -964,9 +966,9 @@ def _from_pkl(src, format, out, calib, method, trust=False):
     if format == 'onnx': return learn.export_onnx(out.name)
     return learn.export_int8(out.name, method=method, calib=calib)
 
-# %% ../nbs/06_export.ipynb #41bf8401
+# %% ../nbs/06_export.ipynb #4f9fcf9d
 def _from_safe(src, format, out, calib, method):
-    "Convert the model in `src` (written by `export_safe`) to `format` ('onnx' or 'int8') at `out`"
+    "Convert the model in `src` to `format` ('onnx' or 'int8') at `out`"
     if format in ('pkl', 'safe'):
         raise ValueError(f"{src} -> {format}: a .safetensors file holds the weights and the manifest, not fastai's "
                          "DataLoaders and transforms; export the .pkl from the Learner itself (`learn.export()`)")
@@ -974,9 +976,9 @@ def _from_safe(src, format, out, calib, method):
     if format == 'onnx': return save_onnx(p.model, p.manifest, out)
     return _int8(p.model, p.manifest, out, method, images_batches(p.manifest, calib) if method == 'static' else [])
 
-# %% ../nbs/06_export.ipynb #e9d6a1c2
+# %% ../nbs/06_export.ipynb #9aecf397
 def _to_edge(src, format, out, calib, method, trust, int8):
-    "`export_model` to OpenVINO or LiteRT: 06a_edge's `export_edge`, after checking the arguments"
+    "`export_model` to OpenVINO or LiteRT: 06a_edge's `export_edge`"
     if method is not None: raise ValueError(f"method applies to format 'int8' only; {format} takes int8=True")
     if int8 != (calib is not None): raise ValueError(f"{format}: int8 needs calib (a folder of training images to "
                                                      "calibrate on), and calib needs int8")
@@ -986,7 +988,7 @@ def _to_edge(src, format, out, calib, method, trust, int8):
     out = Path(out) if out is not None else src.with_name(src.stem + ('.int8' if int8 else '') + _OUT[format])
     return export_edge(src, format, out, calib, trust)
 
-# %% ../nbs/06_export.ipynb #1258e468
+# %% ../nbs/06_export.ipynb #6f2fec9f
 def export_model(model_path, # a .pkl written by `learn.export()`, or a .safetensors written by `learn.export_safe()`
                  format:str, # one of `FORMATS`: 'pkl', 'safe', 'onnx', 'int8'
                  out=None, # the file to write (default: beside `model_path`, with the format's suffix)
@@ -995,7 +997,7 @@ def export_model(model_path, # a .pkl written by `learn.export()`, or a .safeten
                  trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
                  int8:bool=False, # openvino, tflite: quantize to int8, calibrated on `calib` (06a_edge)
                 ) -> Path:
-    "Convert an exported model to `format`; the function behind `tpu-vision export`"
+    "Convert an exported model to `format` (`tpu-vision export`)"
     if format not in FORMATS: raise ValueError(f"format {format!r}: use one of {', '.join(FORMATS)}")
     src = existing_file(model_path, _GIVE)
     if format in ('openvino', 'tflite'): return _to_edge(src, format, out, calib, method, trust, int8)
