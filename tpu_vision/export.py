@@ -88,14 +88,13 @@ def _arch_fn(src:str, name:str):
     if src == 'fastai' and name.startswith('x') and inspect.isfunction(f := getattr(xr, name, None)): return f
     raise ValueError(f"Architecture {name!r} is not a {src} architecture; re-export the model or fix the manifest")
 
-# %% ../nbs/06_export.ipynb #c88c0d59
+# %% ../nbs/06_export.ipynb #1c37fa52
 def _source(arch) -> str|None:
     "Where `_arch_fn` finds `arch` again by name, or None"
     key = lambda f: (getattr(f, '__module__', None), getattr(f, '__qualname__', None))
     for src in ('torchvision', 'fastai', 'tpu_vision'):
-        try:
+        with contextlib.suppress(ValueError):
             if key(_arch_fn(src, getattr(arch, '__name__', ''))) == key(arch): return src
-        except ValueError: pass
 
 # %% ../nbs/06_export.ipynb #af85420b
 def arch_spec(learn) -> dict:
@@ -108,9 +107,11 @@ def arch_spec(learn) -> dict:
     if (src := _source(arch)) is not None: return _jsonable(dict(name=arch.__name__, source=src, kwargs=kw))
     raise ValueError(_NO_ARCH)
 
-# %% ../nbs/06_export.ipynb #5a1b4e45
+# %% ../nbs/06_export.ipynb #1bd3e7fa
 _VISION_ARGS = {'n_out', 'n_in', 'cut', 'concat_pool', 'pool', 'lin_ftrs', 'ps', 'first_bn', 'bn_final', 'lin_first',
                 'y_range', 'stem_pool'}
+
+# %% ../nbs/06_export.ipynb #c1d38e76
 _SOURCES = ('torchvision', 'timm', 'fastai', 'tpu_vision')  # of a `vision_learner` body
 
 # %% ../nbs/06_export.ipynb #f42e360f
@@ -320,14 +321,16 @@ def _eval_tfms(pipe):
     "The transforms of `pipe` that run at inference"
     return [t for t in pipe.fs if getattr(t, 'split_idx', None) != 0]
 
-# %% ../nbs/06_export.ipynb #69c30f0b
+# %% ../nbs/06_export.ipynb #724c2b5c
+_ACTS = {'softmax': lambda t: t.softmax(-1), 'sigmoid': torch.sigmoid}   # and 'none'
+
+# %% ../nbs/06_export.ipynb #891ee53d
 def _activation(loss_func):
     "'softmax', 'sigmoid' or 'none': `loss_func.activation`"
     act,x = getattr(loss_func, 'activation', None),torch.randn(3, 4)
     if act is None: return 'none'
-    for name,f in [('softmax', lambda t: t.softmax(-1)), ('sigmoid', torch.sigmoid)]:
-        if torch.allclose(torch.as_tensor(act(x)).float(), f(x)): return name
-    return 'none'
+    y = torch.as_tensor(act(x)).float()
+    return next((k for k,f in _ACTS.items() if torch.allclose(y, f(x))), 'none')
 
 # %% ../nbs/06_export.ipynb #3ad19072
 def _image_mode(dl):
@@ -414,24 +417,31 @@ def _open(o, man):
     if man['input'].get('open') == 'rgb': return RGBImage.create(o)
     return (PILImageBW if man['input']['mode'] == 'L' else PILImage).create(o)
 
-# %% ../nbs/06_export.ipynb #35c85a07
+# %% ../nbs/06_export.ipynb #f41842c7
+def _centre(im, HW, hw):
+    "The centre `hw` of PIL image `im` of size `HW` (height, width)"
+    (H,W),(h,w) = HW,hw
+    t,l = (H-h)//2,(W-w)//2
+    return im.crop((l, t, l+w, t+h))
+
+# %% ../nbs/06_export.ipynb #a167332b
 def _resized(im, pp):
     "PIL image `im` resized and cropped as preprocessing `pp` says"
     r = pp['resize']
     rs = (Image.Resampling[r['resample'].upper()], Image.Resampling.NEAREST)
     im = Resize(tuple(r['size']), method=r['method'], pad_mode=r['pad_mode'], resamples=rs)(im, split_idx=1)
-    if not pp.get('crop'): return im
-    (H,W),(h,w) = r['size'],pp['crop']['size']
-    t,l = (H-h)//2,(W-w)//2
-    return im.crop((l, t, l+w, t+h))
+    return _centre(im, r['size'], pp['crop']['size']) if pp.get('crop') else im
 
-# %% ../nbs/06_export.ipynb #9afed6ea
+# %% ../nbs/06_export.ipynb #7df0cd42
+def _chw(o, man):
+    "Image `o`, opened and resized as `man` says, as float32 CHW pixels"
+    a = np.asarray(_resized(_open(o, man), man['preprocess']), dtype=np.float32)
+    return torch.from_numpy(a[..., None] if a.ndim == 2 else a).permute(2, 0, 1)
+
+# %% ../nbs/06_export.ipynb #aebaa2e0
 def _preprocess(items, man) -> torch.Tensor:
     "A float32 NCHW batch of images, preprocessed as manifest `man` says"
-    pp,xs = man['preprocess'],[]
-    for o in items:
-        a = np.asarray(_resized(_open(o, man), pp), dtype=np.float32)
-        xs.append(torch.from_numpy(a[..., None] if a.ndim == 2 else a).permute(2, 0, 1))
+    pp,xs = man['preprocess'],[_chw(o, man) for o in items]
     mean,std = (torch.tensor(pp[k], dtype=torch.float32).view(1, -1, 1, 1) for k in ('mean', 'std'))
     return (torch.stack(xs)/pp['div'] - mean)/std
 
@@ -522,16 +532,22 @@ def manifest(learn,
                arch=arch, versions=_versions())
     return _check_pixels(learn, man, resizes=any(type(t) in (Resize, RandomResizedCrop) for t in tfms))
 
-# %% ../nbs/06_export.ipynb #d6154886
+# %% ../nbs/06_export.ipynb #6e458110
 _FORMATS = ('tpu_vision.export/1', 'tpu_vision.export/2')
+
+# %% ../nbs/06_export.ipynb #f2fdf115
 _CHOICES = {'input.mode': ('RGB', 'L'), 'input.open': ('pil', 'rgb'), 'preprocess.resize.method': tuple(_RESIZE_DOC),
             'preprocess.resize.pad_mode': ('zeros', 'border', 'reflection'),
             'preprocess.resize.resample': tuple(m.name.lower() for m in Image.Resampling),
             'output.activation': ('softmax', 'sigmoid', 'none')}
+
+# %% ../nbs/06_export.ipynb #c75dfbc5
 _DEFAULTS = {'input.open': 'pil'}   # manifests before 'open' existed were read with PIL
 
-# %% ../nbs/06_export.ipynb #171585db
+# %% ../nbs/06_export.ipynb #fcf066db
 MAX_SIDE = 1024  # the largest input side (pixels) a manifest may give; resized before a crop: at most twice that
+
+# %% ../nbs/06_export.ipynb #b4300096
 MAX_CLASSES = 100_000  # the most classes a manifest may name
 
 # %% ../nbs/06_export.ipynb #73ad8704
@@ -713,13 +729,12 @@ def export_safe(self:Learner,
     if not writes_files(self): return
     return save_safe(self.model, manifest(self, arch=arch, size=size), self.path/fname)
 
-# %% ../nbs/06_export.ipynb #40ad4a58
+# %% ../nbs/06_export.ipynb #35bd2e54
 def existing_file(fname, # a path
                   what:str, # what to do when it is missing (ends the error message)
                  ) -> Path:
     "`fname` as a `Path` if it exists; else `FileNotFoundError`"
-    fname = Path(fname)
-    if not fname.exists(): raise FileNotFoundError(f"{fname}: no such file; {what}")
+    if not (fname := Path(fname)).exists(): raise FileNotFoundError(f"{fname}: no such file; {what}")
     return fname
 
 # %% ../nbs/06_export.ipynb #90d0e630
@@ -952,8 +967,10 @@ def export_int8(self:Learner,
 # %% ../nbs/06_export.ipynb #59bc4bdd
 FORMATS = ('pkl', 'safe', 'onnx', 'int8', 'openvino', 'tflite')   # the last two: 06a_edge (`export_edge`)
 
-# %% ../nbs/06_export.ipynb #3ec1175c
+# %% ../nbs/06_export.ipynb #f8a66181
 _OUT = dict(pkl='.export.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt', openvino='.xml', tflite='.tflite')
+
+# %% ../nbs/06_export.ipynb #658aa048
 _GIVE = 'give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`'
 
 # %% ../nbs/06_export.ipynb #29555466
