@@ -39,9 +39,9 @@ __all__ = ['MAX_SIDE', 'MAX_CLASSES', 'FORMATS', 'register_arch', 'arch_spec', '
 # %% ../nbs/06_export.ipynb #7c87e5fd
 _ARCHS = {}
 
-# %% ../nbs/06_export.ipynb #94850d8e
+# %% ../nbs/06_export.ipynb #146e79ac
 def _call_args(f, args, kwargs):
-    "The arguments of call `f(*args, **kwargs)`, defaults included"
+    "Arguments of call `f(*args, **kwargs)`, with defaults"
     ba = inspect.signature(f).bind(*args, **kwargs); ba.apply_defaults()
     res = {}
     for k,v in ba.arguments.items():
@@ -69,17 +69,17 @@ _NO_ARCH = ("Can't tell how the model was built: build it with a function decora
             "`vision_learner` and a torchvision or timm architecture, or pass "
             "`arch=dict(name=..., source=..., kwargs=...)`")
 
-# %% ../nbs/06_export.ipynb #5e334f15
+# %% ../nbs/06_export.ipynb #37836542
 def _jsonable(spec):
-    "`spec` if it is JSON, else a `ValueError` naming the architecture"
+    "`spec` if it is JSON, else a `ValueError`"
     try: json.dumps(spec)
     except TypeError as e: raise ValueError(f"Architecture {spec['name']!r}: its arguments {spec['kwargs']} must be "
                                             f"JSON values (numbers, strings, lists, dicts): {e}") from None
     return spec
 
-# %% ../nbs/06_export.ipynb #fd6f628b
+# %% ../nbs/06_export.ipynb #a81bf8dc
 def _arch_fn(src:str, name:str):
-    "Architecture function `name` of `src`: torchvision, fastai, tpu_vision"
+    "Architecture function `name` of `src`"
     import torchvision, fastai.vision.models.xresnet as xr
     from tpu_vision.models import ARCHS
     if src == 'torchvision' and name in torchvision.models.list_models():
@@ -96,9 +96,9 @@ def _source(arch) -> str|None:
         with contextlib.suppress(ValueError):
             if key(_arch_fn(src, getattr(arch, '__name__', ''))) == key(arch): return src
 
-# %% ../nbs/06_export.ipynb #af85420b
+# %% ../nbs/06_export.ipynb #694bb6b8
 def arch_spec(learn) -> dict:
-    "How `learn.model` was built: `register_arch` or `vision_learner`"
+    "How `learn.model` was built"
     m,arch = get_model(learn.model),getattr(learn, 'arch', None)
     if isinstance(getattr(m, '_arch', None), dict): return _jsonable(m._arch)
     kw = dict(n_out=getattr(learn, 'n_out', None), **({'n_in': learn.n_in} if hasattr(learn, 'n_in') else {}))
@@ -114,18 +114,18 @@ _VISION_ARGS = {'n_out', 'n_in', 'cut', 'concat_pool', 'pool', 'lin_ftrs', 'ps',
 # %% ../nbs/06_export.ipynb #c1d38e76
 _SOURCES = ('torchvision', 'timm', 'fastai', 'tpu_vision')  # of a `vision_learner` body
 
-# %% ../nbs/06_export.ipynb #f42e360f
+# %% ../nbs/06_export.ipynb #9fb8c5cd
 def _check_spec(src, name, kw):
-    "Raise unless a `src` architecture `name` may take arguments `kw`"
+    "Raise unless a `src` architecture takes `kw`"
     if src in _SOURCES and set(kw) - _VISION_ARGS:
         raise ValueError(f"Architecture {name!r}: arguments {sorted(set(kw) - _VISION_ARGS)} are not allowed; a {src} "
                          f"architecture takes {sorted(_VISION_ARGS)}")
     if src not in _SOURCES:
         raise ValueError(f"Architecture source {src!r} of {name!r}: expected 'registered' or one of {_SOURCES}")
 
-# %% ../nbs/06_export.ipynb #b856175f
+# %% ../nbs/06_export.ipynb #73e9abdf
 def build_model(spec:dict) -> nn.Module:
-    "A new, untrained model (no download) from `arch_spec`'s `spec`"
+    "A new, untrained model from `arch_spec`'s `spec`"
     src,name,kw = spec.get('source'),spec.get('name'),dict(spec.get('kwargs') or {})
     if src == 'registered':
         if name not in _ARCHS: raise KeyError(f"Architecture {name!r} is not registered in this process: import the "
@@ -177,9 +177,9 @@ def _ours(o):
     "Is `o` of one of tpu_vision's classes?"
     return type(o).__module__.split('.')[0] == 'tpu_vision'
 
-# %% ../nbs/06_export.ipynb #1f0c1724
+# %% ../nbs/06_export.ipynb #c1a7bf5a
 def _plain_class(o):
-    "The first class of `type(o)`'s MRO that pickle finds, not ours"
+    "The first class of `o` that pickle finds, not ours"
     return next(c for c in type(o).__mro__ if c.__module__.split('.')[0] != 'tpu_vision' and _importable(c))
 
 # %% ../nbs/06_export.ipynb #7a2986d2
@@ -188,9 +188,9 @@ def _eval_pipe(pipe):
     return Pipeline([t for t in pipe.fs if not (_ours(t) and getattr(t, 'split_idx', None) == 0)],
                     split_idx=pipe.split_idx)
 
-# %% ../nbs/06_export.ipynb #df213832
+# %% ../nbs/06_export.ipynb #eb79f4a5
 def portable_dls(dls):
-    "Empty `DataLoaders` like `dls`, of fastai's classes (for `export`)"
+    "Empty `DataLoaders` like `dls`, of fastai's classes"
     loaders = []
     for dl in dls.loaders:
         dl = dl.new(dl.dataset.new_empty(), cls=_plain_class(dl))
@@ -199,9 +199,9 @@ def portable_dls(dls):
         loaders.append(dl)
     return _plain_class(dls)(*loaders, path=dls.path)
 
-# %% ../nbs/06_export.ipynb #9818e6f7
+# %% ../nbs/06_export.ipynb #a7584950
 def _portable_cb(cb):
-    "A copy of `cb` as fastai's own callback; None for tpu_vision's"
+    "`cb` as fastai's callback; None for tpu_vision's"
     cb = tpu_callback(copy.copy(cb), back=True)   # a device version: fastai's own again (the progress bar)
     if _ours(cb): return None
     if isinstance(cb, Recorder): cb.__dict__.update(loss=AvgLoss(), smooth_loss=AvgSmoothLoss(cb.smooth_loss.beta))
@@ -252,13 +252,13 @@ def record_sha256(fname) -> Path:
 # %% ../nbs/06_export.ipynb #af9691e2
 _EXPORTING = threading.Lock()   # the by-value registry and the warning filters are global: one export at a time
 
-# %% ../nbs/06_export.ipynb #f9e50edc
+# %% ../nbs/06_export.ipynb #af41d7b9
 def export_learner(learn, # any fastai `Learner`, on any device
                    fname='export.pkl', # in `learn.path`
                    pickle_module=cloudpickle, # fastai's default; `pickle`: tpu_vision's classes are names to import
                    pickle_protocol=2, # passed to `torch.save`
                   ) -> Path:
-    "fastai's `export` from any device, loadable without torch_xla"
+    "fastai's `export`, from any device"
     if not writes_files(learn): return
     res,pm = _portable(learn),_CPUPickle(pickle_module)
     def write(p): torch.save(res, p, pickle_module=pm, pickle_protocol=pickle_protocol)
@@ -292,11 +292,11 @@ class UntrustedPickle(ValueError): "A `.pkl` that `load_pkl` refuses"
 _PICKLE_FREE = ("a pickle-free .safetensors + .json manifest or .onnx, which its maker writes with `tpu-vision export "
                 "MODEL --format safe` (or `onnx`)")
 
-# %% ../nbs/06_export.ipynb #60d5167b
+# %% ../nbs/06_export.ipynb #b16865a1
 def trusted_bytes(fname, # a .pkl file
                   trust:bool=False, # the caller trusts the file: return its bytes without a record
                  ) -> bytes:
-    "The bytes of pickle `fname` if its sha256 record matches (or `trust`)"
+    "The bytes of pickle `fname` if recorded or trusted"
     if not Path(fname).is_file(): raise FileNotFoundError(f"{fname}: no such file; give an exported .pkl")
     data = Path(fname).read_bytes()
     if trust or _recorded(fname, data): return data
@@ -353,9 +353,9 @@ def _version(p):
     try: return importlib.metadata.version(p)
     except importlib.metadata.PackageNotFoundError: return None
 
-# %% ../nbs/06_export.ipynb #b06aa32d
+# %% ../nbs/06_export.ipynb #29969af1
 def _versions():
-    "The versions of Python, tpu_vision, torch, torchvision, timm, fastai"
+    "Versions of Python and the main libraries"
     from tpu_vision import __version__
     return dict(python=platform.python_version(), tpu_vision=__version__,
                 **{p: _version(p) for p in ('torch', 'torchvision', 'timm', 'fastai')})
@@ -393,9 +393,9 @@ def _resizes(t):
     "Does transform `t` resize?"
     return isinstance(t, (Resize, RandomResizedCrop)) or getattr(t, 'size', None) is not None
 
-# %% ../nbs/06_export.ipynb #543a3b5e
+# %% ../nbs/06_export.ipynb #a50d9edd
 def _resize_steps(tfms, size=None):
-    "The manifest's `(resize, crop)` for validation transforms `tfms`"
+    "The manifest's `(resize, crop)` for `tfms`"
     known = [t for t in tfms if type(t) in (Resize, RandomResizedCrop)]
     other = [t for t in tfms if _resizes(t) and t not in known]
     if len(known) > 1 or (other and not known):
@@ -411,43 +411,43 @@ def _resize_steps(tfms, size=None):
                          f"model {hw[0]}x{hw[1]} images (height x width). Leave `size` out: the manifest describes it")
     return rs,crop
 
-# %% ../nbs/06_export.ipynb #a3518048
+# %% ../nbs/06_export.ipynb #053ab73b
 def _open(o, man):
-    "Image file, array or PIL image `o`, opened as manifest `man` says"
+    "Image file, array or PIL image `o`, opened per `man`"
     if man['input'].get('open') == 'rgb': return RGBImage.create(o)
     return (PILImageBW if man['input']['mode'] == 'L' else PILImage).create(o)
 
-# %% ../nbs/06_export.ipynb #f41842c7
+# %% ../nbs/06_export.ipynb #ed9e4d2e
 def _centre(im, HW, hw):
-    "The centre `hw` of PIL image `im` of size `HW` (height, width)"
+    "The centre `hw` of PIL image `im` of size `HW`"
     (H,W),(h,w) = HW,hw
     t,l = (H-h)//2,(W-w)//2
     return im.crop((l, t, l+w, t+h))
 
-# %% ../nbs/06_export.ipynb #a167332b
+# %% ../nbs/06_export.ipynb #389cd4b5
 def _resized(im, pp):
-    "PIL image `im` resized and cropped as preprocessing `pp` says"
+    "PIL image `im` resized and cropped per `pp`"
     r = pp['resize']
     rs = (Image.Resampling[r['resample'].upper()], Image.Resampling.NEAREST)
     im = Resize(tuple(r['size']), method=r['method'], pad_mode=r['pad_mode'], resamples=rs)(im, split_idx=1)
     return _centre(im, r['size'], pp['crop']['size']) if pp.get('crop') else im
 
-# %% ../nbs/06_export.ipynb #7df0cd42
+# %% ../nbs/06_export.ipynb #3ac1ab8c
 def _chw(o, man):
-    "Image `o`, opened and resized as `man` says, as float32 CHW pixels"
+    "Image `o` as float32 CHW pixels, per `man`"
     a = np.asarray(_resized(_open(o, man), man['preprocess']), dtype=np.float32)
     return torch.from_numpy(a[..., None] if a.ndim == 2 else a).permute(2, 0, 1)
 
-# %% ../nbs/06_export.ipynb #aebaa2e0
+# %% ../nbs/06_export.ipynb #1dc9286c
 def _preprocess(items, man) -> torch.Tensor:
-    "A float32 NCHW batch of images, preprocessed as manifest `man` says"
+    "A float32 NCHW batch of `items`, per manifest `man`"
     pp,xs = man['preprocess'],[_chw(o, man) for o in items]
     mean,std = (torch.tensor(pp[k], dtype=torch.float32).view(1, -1, 1, 1) for k in ('mean', 'std'))
     return (torch.stack(xs)/pp['div'] - mean)/std
 
-# %% ../nbs/06_export.ipynb #8252dd07
+# %% ../nbs/06_export.ipynb #5b767703
 def _test_images(d, hw, resizes=True):
-    "Three random RGBA PNG files in `d`: wide, tall, small (or all `hw`)"
+    "Three random RGBA PNG files in `d`, around `hw`"
     (h,w),rs = hw,np.random.RandomState(0)
     sizes = [(w+w//2+1, h+3), (w+3, h+h//2+1), (w//2+1, h//2+2)] if resizes else [(w, h)]*3
     fns = [Path(d)/f'{i}.png' for i in range(len(sizes))]
@@ -460,9 +460,9 @@ def _levels(x, pp):
     mean,std = (torch.tensor(pp[k]).view(1, -1, 1, 1) for k in ('mean', 'std'))
     return (x*std + mean)*pp['div']
 
-# %% ../nbs/06_export.ipynb #84e61f7f
+# %% ../nbs/06_export.ipynb #a47b6904
 def _reference(learn, fns):
-    "The batch that `learn`'s validation transforms make of files `fns`"
+    "`learn`'s validation batch of files `fns`"
     try:
         dls = copy.deepcopy(portable_dls(learn.dls)).cpu()
         return dls.test_dl(fns, num_workers=0).one_batch()[0].as_subclass(torch.Tensor).float()
@@ -470,9 +470,9 @@ def _reference(learn, fns):
         warnings.warn(f"Could not run the Learner's validation transforms on test images to check the manifest "
                       f"({type(e).__name__}: {e}); check that the export predicts what the Learner does")
 
-# %% ../nbs/06_export.ipynb #aecb4c94
+# %% ../nbs/06_export.ipynb #133cb492
 def _check_pixels(learn, man, resizes=True):
-    "`man` if it gives the pixels `learn`'s validation transforms give"
+    "`man` if it gives the pixels `learn` does"
     with tempfile.TemporaryDirectory() as d:
         fns = _test_images(d, man['input']['shape'][2:], resizes)
         if (ref := _reference(learn, fns)) is None: return man
@@ -561,9 +561,9 @@ def _get(man, key, src):
         o = o[k]
     return o
 
-# %% ../nbs/06_export.ipynb #a0a5f094
+# %% ../nbs/06_export.ipynb #4c48a283
 def _bad(src, k, why):
-    "A `ValueError`: field `k` of the manifest in `src` is wrong, `why`"
+    "A `ValueError`: field `k` in `src` is wrong, `why`"
     return ValueError(f"{src}: manifest field '{k}' {why}; re-export the model or fix the field")
 
 # %% ../nbs/06_export.ipynb #51f758ba
@@ -576,18 +576,18 @@ def _nums_ok(v):
     "Is `v` a list of numbers?"
     return isinstance(v, list) and all(isinstance(o, (int, float)) and not isinstance(o, bool) for o in v)
 
-# %% ../nbs/06_export.ipynb #c8b835ac
+# %% ../nbs/06_export.ipynb #21d65c87
 def _check_fields(man, src):
-    "Raise if `man` lacks a field `Predictor` reads, or has an unknown value"
+    "Raise if `man` lacks a field or has an unknown value"
     if not isinstance(man, dict): raise ValueError(f"{src}: the manifest is a {type(man).__name__}, not a JSON object")
     for k,ok in {'format': _FORMATS, **_CHOICES}.items():
         if (v := _get(man, k, src)) not in ok: raise _bad(src, k, f"is {v!r}; expected {' or '.join(map(repr, ok))}")
     if not isinstance(v := _get(man, 'vocab', src), list) or not v: raise _bad(src, 'vocab', f"is {v!r}, not a list")
     if not _nums_ok([d := _get(man, 'preprocess.div', src)]) or d <= 0: raise _bad(src, 'preprocess.div', f"is {d!r}")
 
-# %% ../nbs/06_export.ipynb #b63edea9
+# %% ../nbs/06_export.ipynb #105f32af
 def _check_limits(man, src):
-    "`man` if its sizes and classes are within `MAX_SIDE`, `MAX_CLASSES`"
+    "`man` if within `MAX_SIDE` and `MAX_CLASSES`"
     shape,rsz,n = man['input']['shape'],man['preprocess']['resize']['size'],len(man['vocab'])
     if max(shape[2:]) > MAX_SIDE: raise _bad(src, 'input.shape', f"is {shape}: a side over {MAX_SIDE} (MAX_SIDE)")
     if max(rsz) > 2*MAX_SIDE: raise _bad(src, 'preprocess.resize.size', f"is {rsz}: over {2*MAX_SIDE} (2*MAX_SIDE)")
@@ -642,20 +642,20 @@ class Predictor:
         shape = self.manifest['input']['shape']
         return f"Predictor({type(self.model).__name__}, {len(self.vocab)} classes, input {shape})"
 
-# %% ../nbs/06_export.ipynb #75d79de2
+# %% ../nbs/06_export.ipynb #159650dc
 @patch
 def get_preds(self:Predictor,
               items, # image files, arrays or PIL images
               bs:int=64, # batch size
              ) -> torch.Tensor:
-    "Probabilities (after the output activation) for `items`, computed `bs` at a time"
+    "Probabilities for `items`, `bs` at a time"
     items = list(items)
     return torch.cat([self.activation(self(self.preprocess(items[i:i+bs]))) for i in range(0, len(items), bs)])
 
-# %% ../nbs/06_export.ipynb #d3fde26a
+# %% ../nbs/06_export.ipynb #d02a0e42
 @patch
 def predict(self:Predictor, item):
-    "`(label, index, probabilities)` of one image, as `Learner.predict`"
+    "`(label, index, probabilities)` of one image"
     p = self.get_preds([item])[0]
     if self.manifest['output']['activation'] == 'sigmoid':
         m = p > ifnone(self.manifest['output']['thresh'], 0.5)
@@ -672,9 +672,9 @@ def cpu_model(model) -> nn.Module:
             for t,c in zip(ts, (t.detach().to('cpu', copy=True) for t in ts))}
     return copy.deepcopy(model, memo).eval()
 
-# %% ../nbs/06_export.ipynb #accf2dd7
+# %% ../nbs/06_export.ipynb #8f36e96c
 def _check_rebuild(model, man):
-    "Raise unless `man['arch']` builds `model` again: same weights, same outputs"
+    "Raise unless `man['arch']` builds `model` again"
     new = build_model(man['arch'])
     try: new.load_state_dict(model.state_dict())
     except RuntimeError as e:
@@ -704,12 +704,12 @@ def example_input(man:dict, # a manifest
     "A random batch of the model's input shape"
     return torch.randn(bs, *man['input']['shape'][1:])
 
-# %% ../nbs/06_export.ipynb #aeb6fcda
+# %% ../nbs/06_export.ipynb #8c15d6a5
 def save_safe(model, # the model (on any device: a CPU copy is saved)
               man:dict, # its manifest, with an `arch` that rebuilds it
               fname, # the .safetensors file to write
              ) -> Path:
-    "Write `model`'s weights as safetensors, manifest `man` inside"
+    "Write `model` as safetensors, manifest `man` inside"
     from safetensors.torch import save_model
     if man.get('arch') is None: raise ValueError(_NO_ARCH)
     model,fname = cpu_model(model),Path(fname)
@@ -718,14 +718,14 @@ def save_safe(model, # the model (on any device: a CPU copy is saved)
     write_json(sidecar(fname), man)
     return fname
 
-# %% ../nbs/06_export.ipynb #20a60960
+# %% ../nbs/06_export.ipynb #bf92dc66
 @patch
 def export_safe(self:Learner,
                 fname='model.safetensors', # in `learn.path`; the manifest beside it: the same name + .json
                 arch:dict|None=None, # how to rebuild the model (default: `arch_spec(learn)`)
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
-    "Export the model as safetensors and a manifest: the format to share"
+    "Export the model as safetensors and a manifest"
     if not writes_files(self): return
     return save_safe(self.model, manifest(self, arch=arch, size=size), self.path/fname)
 
@@ -758,12 +758,12 @@ def _check_sidecar(man, fname):
     if not same: warnings.warn(f"{js} differs from the manifest inside {fname}: using the one inside {fname} "
                                f"(the .json is a readable copy; re-export to make them agree)", stacklevel=3)
 
-# %% ../nbs/06_export.ipynb #fc2e014f
+# %% ../nbs/06_export.ipynb #8d04a5f7
 def checked_predictor(model, # a loaded model: torch, ONNX Runtime, OpenVINO or LiteRT
                       man:dict, # its manifest
                       fname, # the file it came from
                      ) -> Predictor:
-    "A `Predictor` of `model` and `man`, checked against each other"
+    "A `Predictor` of `model` and `man`, checked"
     p,shape = Predictor(model, man, fname),man['input']['shape']
     try: n = p(example_input(man)).shape[-1]
     except Exception as e: raise ValueError(f"{fname}: the model does not take inputs of manifest field 'input.shape' "
@@ -773,18 +773,18 @@ def checked_predictor(model, # a loaded model: torch, ONNX Runtime, OpenVINO or 
     _check_sidecar(man, fname)
     return p
 
-# %% ../nbs/06_export.ipynb #c54151c2
+# %% ../nbs/06_export.ipynb #13584211
 def _meta_state(arch) -> dict|None:
-    "The state dict of model `arch` built on the `meta` device, or None"
+    "State dict of `arch` on the `meta` device, or None"
     try:
         with torch.device('meta'), warnings.catch_warnings():
             warnings.simplefilter('ignore'); return build_model(arch).state_dict(keep_vars=True)
     except (KeyError, ValueError): raise   # an unknown or unregistered architecture: said at once
     except Exception: return None          # an operation the meta device lacks: the real build will tell
 
-# %% ../nbs/06_export.ipynb #734bac2e
+# %% ../nbs/06_export.ipynb #c6763138
 def _check_weights(arch, shapes:dict, fname):
-    "Raise unless `arch` builds tensors of `shapes` ({name: shape})"
+    "Raise unless `arch` builds tensors of `shapes`"
     sd = _meta_state(arch)
     if sd is None: return
     have = {id(v) for k,v in sd.items() if k in shapes}   # a tensor tied to one in the file is in the file
@@ -809,9 +809,9 @@ def load_safe(fname) -> Predictor:
     except RuntimeError as e: raise _bad(fname, 'arch', f"is {arch}, which the weights do not fit ({e})") from None
     return checked_predictor(model, man, fname)
 
-# %% ../nbs/06_export.ipynb #0bb61ee5
+# %% ../nbs/06_export.ipynb #3a5c5158
 def _write_onnx(model, man, fname, opset):
-    "Trace CPU `model` to ONNX file `fname`, manifest `man` in its metadata"
+    "Trace CPU `model` to ONNX `fname`, with `man`"
     import onnx
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -821,13 +821,13 @@ def _write_onnx(model, man, fname, opset):
     m.metadata_props.add(key='tpu_vision', value=json.dumps(man))
     onnx.save(m, str(fname))
 
-# %% ../nbs/06_export.ipynb #e5501cd0
+# %% ../nbs/06_export.ipynb #f5533b92
 def save_onnx(model, # the model (on any device: a CPU copy is exported)
               man:dict, # its manifest
               fname, # the .onnx file to write
               opset:int=17, # ONNX operator set
              ) -> Path:
-    "Write `model` as ONNX to `fname`, manifest `man` inside and beside it"
+    "Write `model` as ONNX to `fname`, with `man`"
     model,fname = cpu_model(model),Path(fname)
     axes = {'input': {0: 'batch'}, 'output': {0: 'batch'}}
     man = {**man, 'onnx': dict(input='input', output='output', dynamic_axes=axes, opset=opset)}
@@ -835,18 +835,18 @@ def save_onnx(model, # the model (on any device: a CPU copy is exported)
     write_json(sidecar(fname), man)
     return fname
 
-# %% ../nbs/06_export.ipynb #bb3cb130
+# %% ../nbs/06_export.ipynb #d74272c2
 class _ORTModel:
-    "An onnxruntime session as a function of a float32 NCHW tensor"
+    "An onnxruntime session as a function of a tensor"
     def __init__(self, sess): self.sess = sess
     def __call__(self, x):
         return torch.from_numpy(self.sess.run(None, {'input': np.ascontiguousarray(x.numpy(), dtype=np.float32)})[0])
 
-# %% ../nbs/06_export.ipynb #19f69b76
+# %% ../nbs/06_export.ipynb #4f508709
 def load_onnx(fname, # the .onnx file written by `export_onnx`
               threads:int|None=None, # CPU threads for onnxruntime (default: its own choice)
              ) -> Predictor:
-    "A `Predictor` running a file written by `export_onnx` (onnxruntime)"
+    "A `Predictor` of a file written by `export_onnx`"
     import onnxruntime as ort
     fname = existing_file(fname, 'give the .onnx file written by `learn.export_onnx()`')
     so = ort.SessionOptions()
@@ -855,14 +855,14 @@ def load_onnx(fname, # the .onnx file written by `export_onnx`
     man = parse_manifest(sess.get_modelmeta().custom_metadata_map.get('tpu_vision'), fname, 'export_onnx')
     return checked_predictor(_ORTModel(sess), man, fname)
 
-# %% ../nbs/06_export.ipynb #be0aa425
+# %% ../nbs/06_export.ipynb #864dd27a
 @patch
 def export_onnx(self:Learner,
                 fname='model.onnx', # in `learn.path`; the manifest beside it: the same name + .json
                 opset:int=17, # ONNX operator set
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
-    "Export the model as ONNX (dynamic batch size) and its manifest"
+    "Export the model as ONNX and its manifest"
     if not writes_files(self): return
     return save_onnx(self.model, manifest(self, size=size), self.path/fname, opset=opset)
 
@@ -885,11 +885,11 @@ def quantize_dynamic(model) -> nn.Module:
         warnings.simplefilter('ignore')
         return tq.quantize_dynamic(cpu_model(model), {nn.Linear}, dtype=torch.qint8)
 
-# %% ../nbs/06_export.ipynb #60ca9c6e
+# %% ../nbs/06_export.ipynb #cd5f2218
 def quantize_static(model, # the float model (on any device)
                     batches, # input batches to calibrate the activation ranges on (a few training batches)
                    ) -> nn.Module:
-    "A CPU copy of `model` in int8 throughout, calibrated on `batches`"
+    "A CPU copy of `model` in int8, calibrated on `batches`"
     tq,qfx = _tq()
     batches = [torch.as_tensor(b).as_subclass(torch.Tensor).detach().float().cpu() for b in batches]
     if not batches: raise ValueError("quantize_static needs a few batches of inputs to calibrate on; got none")
@@ -901,12 +901,12 @@ def quantize_static(model, # the float model (on any device)
             for b in batches: m(b)
         return qfx.convert_fx(m)
 
-# %% ../nbs/06_export.ipynb #2c593c37
+# %% ../nbs/06_export.ipynb #8ff32dc7
 def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
               man:dict, # its manifest
               fname, # the TorchScript file to write
              ) -> Path:
-    "Write `qmodel` as TorchScript to `fname`, manifest `man` inside"
+    "Write `qmodel` as TorchScript to `fname`, with `man`"
     fname = Path(fname)
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -915,9 +915,9 @@ def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
     write_json(sidecar(fname), man)
     return fname
 
-# %% ../nbs/06_export.ipynb #c518d8b4
+# %% ../nbs/06_export.ipynb #0c592af7
 def load_int8(fname) -> Predictor:
-    "A `Predictor` running a file written by `export_int8`"
+    "A `Predictor` of a file written by `export_int8`"
     fname = existing_file(fname, 'give the .pt file written by `learn.export_int8()`')
     extra = {'tpu_vision.json': ''}
     m = torch.jit.load(str(fname), map_location='cpu', _extra_files=extra)
@@ -945,7 +945,7 @@ def _int8(model, man, fname, method, batches):
               calibration_images=sum(len(b) for b in batches) if method == 'static' else 0)
     return save_int8(q, {**man, 'quantization': qi}, fname)
 
-# %% ../nbs/06_export.ipynb #226f2240
+# %% ../nbs/06_export.ipynb #adfb4b99
 @patch
 def export_int8(self:Learner,
                 fname='model_int8.pt', # in `learn.path`; the manifest beside it: the same name + .json
@@ -954,7 +954,7 @@ def export_int8(self:Learner,
                 calib=None, # instead, a folder or list of images to calibrate on (for a Learner from a .pkl: no data)
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
-    "Export the model in int8 for the CPU, as TorchScript and its manifest"
+    "Export the model in int8 for the CPU, as TorchScript"
     if not writes_files(self): return
     man = manifest(self, size=size)
     if method == 'static' and calib is None:
@@ -973,9 +973,9 @@ _OUT = dict(pkl='.export.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt
 # %% ../nbs/06_export.ipynb #658aa048
 _GIVE = 'give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`'
 
-# %% ../nbs/06_export.ipynb #29555466
+# %% ../nbs/06_export.ipynb #e27bff16
 def _from_pkl(src, format, out, calib, method, trust=False):
-    "Load the Learner exported to `src`, export it as `format` to `out`"
+    "Re-export the Learner in `src` as `format` to `out`"
     learn = load_pkl(src, trust)
     learn.path = out.parent.absolute()
     if format == 'pkl': return export_learner(learn, out.name)
@@ -983,9 +983,9 @@ def _from_pkl(src, format, out, calib, method, trust=False):
     if format == 'onnx': return learn.export_onnx(out.name)
     return learn.export_int8(out.name, method=method, calib=calib)
 
-# %% ../nbs/06_export.ipynb #4f9fcf9d
+# %% ../nbs/06_export.ipynb #d012948a
 def _from_safe(src, format, out, calib, method):
-    "Convert the model in `src` to `format` ('onnx' or 'int8') at `out`"
+    "Convert the model in `src` to `format` at `out`"
     if format in ('pkl', 'safe'):
         raise ValueError(f"{src} -> {format}: a .safetensors file holds the weights and the manifest, not fastai's "
                          "DataLoaders and transforms; export the .pkl from the Learner itself (`learn.export()`)")
@@ -993,9 +993,9 @@ def _from_safe(src, format, out, calib, method):
     if format == 'onnx': return save_onnx(p.model, p.manifest, out)
     return _int8(p.model, p.manifest, out, method, images_batches(p.manifest, calib) if method == 'static' else [])
 
-# %% ../nbs/06_export.ipynb #9aecf397
+# %% ../nbs/06_export.ipynb #a2f4941d
 def _to_edge(src, format, out, calib, method, trust, int8):
-    "`export_model` to OpenVINO or LiteRT: 06a_edge's `export_edge`"
+    "`export_model` to OpenVINO or LiteRT (06a_edge)"
     if method is not None: raise ValueError(f"method applies to format 'int8' only; {format} takes int8=True")
     if int8 != (calib is not None): raise ValueError(f"{format}: int8 needs calib (a folder of training images to "
                                                      "calibrate on), and calib needs int8")
