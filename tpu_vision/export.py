@@ -594,31 +594,41 @@ def _check_limits(man, src):
     if n > MAX_CLASSES: raise _bad(src, 'vocab', f"has {n} classes: over {MAX_CLASSES} (MAX_CLASSES)")
     return man
 
-# %% ../nbs/06_export.ipynb #266bdcfd
-def check_manifest(man:dict, # a manifest, as `manifest` makes it
-                   src='the manifest', # where it came from, for the error message (a file name)
-                  ) -> dict:
-    "`man` if `Predictor` can follow it, else a `ValueError`"
-    _check_fields(man, src)
-    shape,pp,mode = _get(man, 'input.shape', src),man['preprocess'],man['input']['mode']
+# %% ../nbs/06_export.ipynb #57c6e315
+def _check_shape(man, src):
+    "Raise unless `man`'s resize and crop make its input shape"
+    shape,mode,crop = _get(man, 'input.shape', src),man['input']['mode'],man['preprocess'].get('crop')
     c = 1 if mode == 'L' else 3
     if not (isinstance(shape, list) and len(shape) == 4 and shape[1] == c and _sizes_ok(shape[2:])):
         raise _bad(src, 'input.shape', f"is {shape!r}; expected ['batch', {c}, height, width] for mode {mode!r}")
-    rsz,crop = _get(man, 'preprocess.resize.size', src),pp.get('crop')
+    rsz = _get(man, 'preprocess.resize.size', src)
     if not _sizes_ok(rsz): raise _bad(src, 'preprocess.resize.size', f"is {rsz!r}; expected [height, width]")
     if crop is not None and not (_sizes_ok(csz := _get(man, 'preprocess.crop.size', src))
                                  and all(a <= b for a,b in zip(csz, rsz))):
         raise _bad(src, 'preprocess.crop.size', f"is {csz!r}; expected [height, width] within {rsz}")
     if (hw := (crop or {}).get('size', rsz)) != shape[2:]:
         raise _bad(src, 'input.shape', f"is {shape}, but the preprocessing makes {hw} images")
+
+# %% ../nbs/06_export.ipynb #4da987f3
+def _check_norm(man, src, c):
+    "Raise unless `man` has a mean and a non-zero std per channel (`c`)"
     for k in ('mean', 'std'):
         if not _nums_ok(v := _get(man, f'preprocess.{k}', src)) or len(v) != c:
             n = len(v) if isinstance(v, list) else v
             raise _bad(src, f'preprocess.{k}', f"has {n!r} value(s) for {c} channel(s)")
-    if not all(pp['std']): raise _bad(src, 'preprocess.std', f"is {pp['std']}: a zero divides by zero")
+    if not all(std := man['preprocess']['std']): raise _bad(src, 'preprocess.std', f"is {std}: a zero divides by zero")
+
+# %% ../nbs/06_export.ipynb #cce4a686
+def check_manifest(man:dict, # a manifest, as `manifest` makes it
+                   src='the manifest', # where it came from, for the error message (a file name)
+                  ) -> dict:
+    "`man` if `Predictor` can follow it, else a `ValueError`"
+    _check_fields(man, src)
+    _check_shape(man, src)
+    _check_norm(man, src, 1 if man['input']['mode'] == 'L' else 3)
     return _check_limits(man, src)
 
-# %% ../nbs/06_export.ipynb #a854b85b
+# %% ../nbs/06_export.ipynb #8a165dfb
 class Predictor:
     "Predict with exported `model` and its `manifest`"
     def __init__(self, model, # a function of a float32 NCHW batch: a module, an ONNX session, a TorchScript model
@@ -628,19 +638,32 @@ class Predictor:
         self.model,self.manifest = model,check_manifest(manifest, src)
     @property
     def vocab(self): return self.manifest['vocab']
-    def preprocess(self, items) -> torch.Tensor:
-        "A float32 NCHW batch of images, preprocessed as the manifest says"
-        return _preprocess(items, self.manifest)
-    def __call__(self, x) -> torch.Tensor:
-        "The model's raw output for a preprocessed batch `x`"
-        with torch.no_grad(): return self.model(x)
-    def activation(self, out):
-        "The manifest's output activation applied to raw output `out`"
-        act = self.manifest['output']['activation']
-        return out.softmax(-1) if act == 'softmax' else out.sigmoid() if act == 'sigmoid' else out
-    def __repr__(self):
-        shape = self.manifest['input']['shape']
-        return f"Predictor({type(self.model).__name__}, {len(self.vocab)} classes, input {shape})"
+
+# %% ../nbs/06_export.ipynb #b55b436c
+@patch
+def preprocess(self:Predictor, items) -> torch.Tensor:
+    "A float32 NCHW batch of images, preprocessed as the manifest says"
+    return _preprocess(items, self.manifest)
+
+# %% ../nbs/06_export.ipynb #11b1ef67
+@patch
+def __call__(self:Predictor, x) -> torch.Tensor:
+    "The model's raw output for a preprocessed batch `x`"
+    with torch.no_grad(): return self.model(x)
+
+# %% ../nbs/06_export.ipynb #436148a6
+@patch
+def activation(self:Predictor, out):
+    "The manifest's output activation applied to raw output `out`"
+    act = self.manifest['output']['activation']
+    return out.softmax(-1) if act == 'softmax' else out.sigmoid() if act == 'sigmoid' else out
+
+# %% ../nbs/06_export.ipynb #89e5cd19
+@patch
+def __repr__(self:Predictor):
+    "The model's type, the classes and the input shape"
+    shape = self.manifest['input']['shape']
+    return f"Predictor({type(self.model).__name__}, {len(self.vocab)} classes, input {shape})"
 
 # %% ../nbs/06_export.ipynb #159650dc
 @patch
