@@ -126,18 +126,29 @@ def write_image_folder(dest, # the folder to write (replaced if present)
 # %% ../nbs/01_data.ipynb #fbe108dd
 def _package_file(name): return Path(str(importlib.resources.files('tpu_vision')))/'assets'/name
 
-# %% ../nbs/01_data.ipynb #6a6bb702
+# %% ../nbs/01_data.ipynb #b92a3549
+def _npz_splits(npz):
+    "The `{split: (images, labels)}` and the class names stored in `npz`"
+    d = np.load(npz)
+    return {s:(d[f'x_{s}'], d[f'y_{s}']) for s in ('train','valid')},[str(c) for c in d['classes']]
+
+# %% ../nbs/01_data.ipynb #0bc0c943
 def sample_data(dest=None, # where to write it (default: `tpu_vision_home()/'fashion_mnist_sample'`)
                ) -> Path:
     "Folder of the Fashion-MNIST sample shipped in the package"
     npz = _package_file('fashion_mnist_sample.npz')
     dest,sig = Path(dest or tpu_vision_home()/'fashion_mnist_sample'),hashlib.sha1(npz.read_bytes()).hexdigest()[:16]
     if _marker(dest) == sig: return dest
-    d = np.load(npz)
-    splits = {s:(d[f'x_{s}'], d[f'y_{s}']) for s in ('train','valid')}
-    return write_image_folder(dest, splits, [str(c) for c in d['classes']], marker=sig)
+    return write_image_folder(dest, *_npz_splits(npz), marker=sig)
 
-# %% ../nbs/01_data.ipynb #123834ad
+# %% ../nbs/01_data.ipynb #2e575331
+def _download(url, d, names):
+    "Fetch the files `names` missing in folder `d` from `url`, atomically"
+    for f in names:
+        if not (d/f).exists(): atomic_write(d/f, lambda p: urllib.request.urlretrieve(url.rstrip('/')+'/'+f, p))
+    return d
+
+# %% ../nbs/01_data.ipynb #09e3d686
 def fashion_mnist_idx(path=None, # a folder to look in (default: `FASHION_DIRS`, then `tpu_vision_home()`)
                       download:bool=False, # fetch the files from `url` if they are nowhere to be found
                       url:str=FASHION_URL, # where to fetch them from
@@ -150,10 +161,7 @@ def fashion_mnist_idx(path=None, # a folder to look in (default: `FASHION_DIRS`,
     if not download: raise FileNotFoundError(f"The Fashion-MNIST IDX files ({', '.join(names)}) are not in "
         f"{' or '.join(map(str, cands))}. Install them with `apt install dataset-fashion-mnist` (Debian/Ubuntu), pass "
         f"the folder that holds them as `path=`, or pass `download=True` to fetch them from {url}.")
-    d = tpu_vision_home()/'fashion_mnist_idx'
-    for f in names:
-        if not (d/f).exists(): atomic_write(d/f, lambda p: urllib.request.urlretrieve(url.rstrip('/')+'/'+f, p))
-    return d
+    return _download(url, tpu_vision_home()/'fashion_mnist_idx', names)
 
 # %% ../nbs/01_data.ipynb #38a4f125
 def fashion_mnist(path=None, # folder with the IDX files (default: `FASHION_DIRS`, then the cache)
@@ -168,15 +176,19 @@ def fashion_mnist(path=None, # folder with the IDX files (default: `FASHION_DIRS
     splits = {s:(read_idx(src/xf)[:limit], read_idx(src/yf)[:limit]) for s,(xf,yf) in FASHION_FILES.items()}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker=f'fashion_mnist {limit}')
 
-# %% ../nbs/01_data.ipynb #9a675d02
+# %% ../nbs/01_data.ipynb #130a6e00
+def _to_8bit(im):
+    "16-bit and float images of `im`'s mode scaled to 8 bits; others as they are"
+    if im.mode.startswith('I'): a = np.asarray(im, dtype=np.float32)/257
+    elif im.mode == 'F': a = np.asarray(im, dtype=np.float32); a = a*255 if a.max() <= 1 else a
+    else: return im
+    return Image.fromarray(a.round().clip(0,255).astype(np.uint8))
+
+# %% ../nbs/01_data.ipynb #423dcbac
 def to_rgb(im:Image.Image) -> Image.Image:
     "`im` as 8-bit RGB, by the rules of the table above"
     if im.mode == 'RGB' and 'transparency' not in im.info: return im
-    if im.mode.startswith('I'):
-        im = Image.fromarray((np.asarray(im, dtype=np.float32)/257).round().clip(0,255).astype(np.uint8))
-    elif im.mode == 'F':
-        a = np.asarray(im, dtype=np.float32)
-        im = Image.fromarray((a*255 if a.max() <= 1 else a).round().clip(0,255).astype(np.uint8))
+    im = _to_8bit(im)
     if im.mode in ('RGBA','LA','PA','RGBa','La') or 'transparency' in im.info:
         im = Image.alpha_composite(Image.new('RGBA', im.size, (255,255,255,255)), im.convert('RGBA'))
     return im.convert('RGB')
@@ -222,7 +234,12 @@ def _remember(fn, seen):
     try: atomic_write(fn, lambda p: p.write_text(json.dumps(seen)))
     except OSError as e: warnings.warn(f"{disk_error(e, fn)} (the image checks are not remembered)", stacklevel=3)
 
-# %% ../nbs/01_data.ipynb #dfa44dbc
+# %% ../nbs/01_data.ipynb #fc82462d
+def _sig(fn):
+    "The size and modification time (ns) of file `fn`"
+    s = os.stat(fn); return [s.st_size, s.st_mtime_ns]
+
+# %% ../nbs/01_data.ipynb #17af789c
 def check_images(files, # image files
                  cache=None, # JSON file remembering files already checked (size, mtime, verdict)
                  n_workers:int=None, # threads (default: `defaults.cpus`; none below 1,000 files)
@@ -230,7 +247,7 @@ def check_images(files, # image files
     "`{file: reason}` for each of `files` that cannot be decoded"
     files,cache = [str(f) for f in files],Path(cache) if cache else None
     seen = json.loads(cache.read_text()) if cache and cache.exists() else {}
-    sig = {f:(lambda s: [s.st_size, s.st_mtime_ns])(os.stat(f)) for f in files}
+    sig = {f:_sig(f) for f in files}
     todo = [f for f in files if seen.get(f, [None,None])[:2] != sig[f]]
     nw = ifnone(n_workers, defaults.cpus) if len(todo) > 1000 else 0
     for f,r in zip(todo, parallel(check_image, todo, n_workers=nw, threadpool=True, progress=False)):
@@ -272,7 +289,15 @@ def counts(self:FolderScan) -> pd.DataFrame:
     df.index.name,df.columns.name = None,None
     return df
 
-# %% ../nbs/01_data.ipynb #66b198e8
+# %% ../nbs/01_data.ipynb #5d7c3e3d
+def _bad_lines(bad, rel, max_rows):
+    "Report lines for the unreadable files `bad`, at most `max_rows` of them"
+    if not bad: return []
+    lines = [f"  {rel(f)}: {r}" for f,r in list(bad.items())[:max_rows]]
+    more = [f"  ... and {len(bad)-max_rows} more"] if len(bad) > max_rows else []
+    return [f"skipped {len(bad)} unreadable file{'s'*(len(bad)>1)}:"] + lines + more
+
+# %% ../nbs/01_data.ipynb #2a23a90c
 @patch
 def report(self:FolderScan, max_rows:int=20) -> str:
     "The class balance and every skipped or ignored file, as text"
@@ -280,10 +305,7 @@ def report(self:FolderScan, max_rows:int=20) -> str:
     out = [f"{self.path}: {len(self.classes)} classes, {n['train'].sum()} train + {n['valid'].sum()} valid images"]
     if len(n) <= max_rows: out.append(n.to_string())
     else: out.append(n.describe().loc[['min','50%','max']].rename(index={'50%':'median'}).astype(int).to_string())
-    if self.bad:
-        out.append(f"skipped {len(self.bad)} unreadable file{'s'*(len(self.bad)>1)}:")
-        out += [f"  {rel(f)}: {r}" for f,r in list(self.bad.items())[:max_rows]]
-        if len(self.bad) > max_rows: out.append(f"  ... and {len(self.bad)-max_rows} more")
+    out += _bad_lines(self.bad, rel, max_rows)
     if self.ignored:
         out.append(f"ignored {len(self.ignored)} file(s) without an image extension, e.g. {rel(self.ignored[0])}")
     if self.empty: out.append(f"not classes (no usable image): {', '.join(map(rel, self.empty))}")
@@ -307,17 +329,22 @@ def _warn_dropped(path, hidden, empty, bad):
 # %% ../nbs/01_data.ipynb #18d4c1e1
 def _class_dirs(root): return sorted(d for d in Path(root).iterdir() if d.is_dir() and not d.name.startswith('.'))
 
-# %% ../nbs/01_data.ipynb #936b3740
+# %% ../nbs/01_data.ipynb #b25894dd
+def _no_valid(path, train, valid):
+    "The error for a `train/` without `valid/`, saying what to do"
+    alt = [o.name for o in _class_dirs(path) if o.name in ('val','validation','valid','test') and o.name != train]
+    todo = f"Pass valid={alt[0]!r} to use `{alt[0]}/`, or " if alt else \
+           f"Create `{path/valid}/<class>/` with validation images, or "
+    return FileNotFoundError(f"{path} has `{train}/` but no `{valid}/` folder. " + todo +
+                             f"pass valid_pct=0.2 to hold out 20% of `{train}/` at random.")
+
+# %% ../nbs/01_data.ipynb #541d777e
 def _layout(path, train, valid, valid_pct):
     "(`{split: folder}`, depth of the classes, `valid_pct`) of `path`"
     if not (path/train).is_dir(): return {train: path},0,ifnone(valid_pct, 0.2)   # one folder per class
     if valid_pct is not None: return {train: path/train},1,valid_pct
     if (path/valid).is_dir(): return {train: path/train, valid: path/valid},1,None
-    alt = [o.name for o in _class_dirs(path) if o.name in ('val','validation','valid','test') and o.name != train]
-    todo = f"Pass valid={alt[0]!r} to use `{alt[0]}/`, or " if alt else \
-           f"Create `{path/valid}/<class>/` with validation images, or "
-    raise FileNotFoundError(f"{path} has `{train}/` but no `{valid}/` folder. " + todo +
-                            f"pass valid_pct=0.2 to hold out 20% of `{train}/` at random.")
+    raise _no_valid(path, train, valid)
 
 # %% ../nbs/01_data.ipynb #81851b5c
 def _files(d,
@@ -333,15 +360,20 @@ def _files(d,
             (imgs if os.path.splitext(f)[1].lower() in image_extensions else other).append(os.path.join(root, f))
     return sorted(imgs),sorted(other)
 
-# %% ../nbs/01_data.ipynb #e77302ac
+# %% ../nbs/01_data.ipynb #2b27c709
+def _no_loose(root):
+    "Raise if images lie directly in folder `root`, outside any class folder"
+    loose = get_image_files(root, recurse=False)
+    if loose: raise ValueError(f"{len(loose)} image(s) directly in {root} have no class folder, e.g. "
+                               f"{loose[0].name}. Move each into {root}/<class>/: the folder's name is the label.")
+
+# %% ../nbs/01_data.ipynb #11f1e9a4
 def _collect(roots, hidden:list=None):
     "Images, labels, splits, other files in the classes of `roots`"
     items,labels,split,ignored = [],[],[],[]
     for s,root in roots.items():
         if hidden is not None: hidden += [str(d) for d in Path(root).iterdir() if d.is_dir() and d.name.startswith('.')]
-        loose = get_image_files(root, recurse=False)
-        if loose: raise ValueError(f"{len(loose)} image(s) directly in {root} have no class folder, e.g. "
-                                   f"{loose[0].name}. Move each into {root}/<class>/: the folder's name is the label.")
+        _no_loose(root)
         for d in _class_dirs(root):
             fs,other = _files(d, hidden)
             items += fs; labels += [d.name]*len(fs); split += [s]*len(fs); ignored += map(Path, other)
@@ -369,7 +401,10 @@ def _split_random(labels, valid_pct, seed):
         for i in idx[:min(round(len(idx)*valid_pct), len(idx)-1)]: is_valid[i] = True
     return is_valid
 
-# %% ../nbs/01_data.ipynb #c11aae70
+# %% ../nbs/01_data.ipynb #9211ef5b
+def _checks_file(path): return tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')
+
+# %% ../nbs/01_data.ipynb #40a4db04
 def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>/*`), or one folder per class
                 train:str='train', valid:str='valid', # names of the split folders
                 valid_pct:float=None, # split at random: one folder per class (default 0.2), or `train/` alone
@@ -387,8 +422,7 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     hidden = {Path(d): len(_files(d)[0]) for d in sorted(hidden)}
     if not items: raise FileNotFoundError(f"No images in {path} (looked in {', '.join(map(str, roots.values()))}): "
                                           f"use one folder per class, e.g. {path}/{train}/<class>/*.jpg")
-    checked = tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')
-    bad = check_images(items, cache=checked) if verify else {}
+    bad = check_images(items, cache=_checks_file(path)) if verify else {}
     bad_s = set(map(str, bad))
     keep = [i for i,f in enumerate(items) if f not in bad_s]
     items,labels,split = [Path(items[i]) for i in keep],[labels[i] for i in keep],[split[i] for i in keep]
@@ -604,7 +638,14 @@ def cache_backend(module:str='tpu_vision.cache'): # the module whose `cached_dls
     "`module`'s `cached_dls`, imported on first use"
     return importlib.import_module(module).cached_dls
 
-# %% ../nbs/01_data.ipynb #fb99568d
+# %% ../nbs/01_data.ipynb #254598f6
+def _folder_dblock(scan, size, item_tfms, batch_tfms):
+    "fastai's `DataBlock` of the images `scan` found, `Resize(size)` by default"
+    return DataBlock(blocks=(ImageBlock(RGBImage), CategoryBlock(vocab=scan.classes)),
+                     get_items=lambda _: scan.items, splitter=lambda _: scan.splits, get_y=scan.labeller,
+                     item_tfms=ifnone(item_tfms, Resize(size)), batch_tfms=batch_tfms)
+
+# %% ../nbs/01_data.ipynb #3b52f19b
 def image_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
               size:int=224, # side of the (square) images in pixels
               bs:int=128, # batch size, for every loader
@@ -629,9 +670,7 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
     path = Path(path) if path is not None else sample_data()
     scan = scan_folder(path, train, valid, valid_pct, seed, verify)
     _need_valid(scan, valid)
-    dblock = DataBlock(blocks=(ImageBlock(RGBImage), CategoryBlock(vocab=scan.classes)),
-                       get_items=lambda _: scan.items, splitter=lambda _: scan.splits, get_y=scan.labeller,
-                       item_tfms=ifnone(item_tfms, Resize(size)), batch_tfms=batch_tfms)
+    dblock = _folder_dblock(scan, size, item_tfms, batch_tfms)
     dls = dblock.dataloaders(scan.path, path=scan.path, bs=bs, num_workers=ifnone(num_workers, default_workers()),
                              device='cpu')
     if len(dls.train_ds) < bs: raise ValueError(f"{scan.path} has {len(dls.train_ds)} training images, fewer than "
