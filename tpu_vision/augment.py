@@ -25,33 +25,33 @@ __all__ = ['SMALL_SIZE', 'gather_sample', 'sampler_for', 'area_shrink', 'perspec
            'Contrast', 'crop_mat', 'RandomResizedCropGPU', 'setup_aug_tfms', 'aug_transforms', 'default_aug',
            'rect_mask', 'RandomErasing', 'Cutout']
 
-# %% ../nbs/02_augment.ipynb #327e3722
+# %% ../nbs/02_augment.ipynb #464e4eed
 def _unnormalize(c, n, align_corners):
-    "Grid coordinates in [-1,1] to pixel coordinates, as `F.grid_sample` maps them"
+    "Grid coordinates in [-1,1] to pixel coordinates"
     return (c+1)/2*(n-1) if align_corners else ((c+1)*n-1)/2
 
 def _reflect(c, lo, s):
-    "Reflect `c` back and forth into [lo, lo+s]: a triangle wave, PyTorch's `reflect_coordinates` without `fmod`"
+    "Reflect `c` back and forth into [lo, lo+s]: a triangle wave"
     if s == 0: return torch.full_like(c, lo)
     t = (c-lo) - (2*s)*torch.floor((c-lo)/(2*s))
     return s - (t-s).abs() + lo
 
-# %% ../nbs/02_augment.ipynb #2b5758f6
+# %% ../nbs/02_augment.ipynb #810b428b
 def _pad_coords(c, n, padding_mode, align_corners):
-    "Pixel coordinates `c` (of a side of `n` pixels) moved inside the image by `padding_mode`"
+    "Pixel coordinates `c` moved inside the image by `padding_mode`"
     if padding_mode == 'border': return c.clamp(0, n-1)
     if padding_mode == 'reflection':
         return (_reflect(c, 0, n-1) if align_corners else _reflect(c, -0.5, n)).clamp(0, n-1)
     return c
 
-# %% ../nbs/02_augment.ipynb #67a96b84
+# %% ../nbs/02_augment.ipynb #b1c06bd1
 def gather_sample(x, # Batch of images (bs,c,h,w)
                   grid, # Sampling positions (bs,oh,ow,2), (x,y) in [-1,1]
                   mode='bilinear', # 'bilinear' or 'nearest'
                   padding_mode='zeros', # 'zeros', 'border' or 'reflection'
                   align_corners=None, # As in `F.grid_sample`
                  ):
-    "`F.grid_sample` as gathers: they lower to native XLA gathers, where torch_xla runs `grid_sample` on the CPU"
+    "`F.grid_sample` as gathers, which lower to native XLA gathers"
     if mode not in ('bilinear','nearest'):
         raise ValueError(f"mode={mode!r}: gather_sample (used on {x.device.type}) supports 'bilinear' and 'nearest'")
     if padding_mode not in ('zeros','border','reflection'):
@@ -77,47 +77,49 @@ def gather_sample(x, # Batch of images (bs,c,h,w)
                + tap(y0+1, x0, (1-dx)*dy) + tap(y0+1, x0+1, dx*dy))
     return out.view(b, c, oh, ow)
 
-# %% ../nbs/02_augment.ipynb #32a3e8e0
+# %% ../nbs/02_augment.ipynb #7068b9a0
 def _native(x):
-    "Whether `x` lives where `grid_sample` and area interpolation have native kernels (`Backend.native_ops`)"
+    "Does `x` live where `grid_sample` has a native kernel?"
     return native(x.device, 'grid_sample')
 
+# %% ../nbs/02_augment.ipynb #82e6269a
 def sampler_for(x) -> callable:
-    "The grid sampler for `x`'s device: torch's `grid_sample` where it runs natively, else `gather_sample`"
+    "The grid sampler for `x`'s device"
     return F.grid_sample if _native(x) else gather_sample
 
-# %% ../nbs/02_augment.ipynb #dfbd382f
+# %% ../nbs/02_augment.ipynb #7e9e4e37
 def _pool_mat(n, m, device):
-    "(m,n) matrix averaging `n` pixels into the `m` bins of `F.adaptive_avg_pool1d`"
+    "(m,n) matrix averaging `n` pixels into `m` bins"
     i,j = torch.arange(m, device=device)[:,None],torch.arange(n, device=device)[None]
     lo,hi = torch.div(i*n, m, rounding_mode='floor'),torch.div((i+1)*n+m-1, m, rounding_mode='floor')
     return ((j>=lo)&(j<hi)).float()/(hi-lo).float()
 
-# %% ../nbs/02_augment.ipynb #66e7307a
+# %% ../nbs/02_augment.ipynb #0aaca3dd
 def area_shrink(x, # batch of images (bs,c,h,w)
                 d:float, # shrink factor: the output is `floor(h/d)`×`floor(w/d)`
                ):
-    "`F.interpolate(x, scale_factor=1/d, mode='area', recompute_scale_factor=True)`, as two matmuls off CPU/CUDA"
+    "Area interpolation by `1/d`: `F.interpolate`, or two matmuls"
     if _native(x): return F.interpolate(x, scale_factor=1/d, mode='area', recompute_scale_factor=True)
     (h,w),s = x.shape[-2:],1/d
     ph,pw = [_pool_mat(n, math.floor(n*s), x.device).to(x.dtype) for n in (h, w)]
     return ph @ (x @ pw.T)
 
-# %% ../nbs/02_augment.ipynb #f1af2990
+# %% ../nbs/02_augment.ipynb #3ba545c4
 def _pair(size): return None if size is None else (size,size) if isinstance(size, int) else tuple(size)
 
+# %% ../nbs/02_augment.ipynb #8e35dbc9
 def _lin(n, align_corners, device):
-    "Pixel positions along a side of `n` pixels in [-1,1], as `F.affine_grid` places them"
+    "Positions of `n` pixels in [-1,1], as `F.affine_grid`'s"
     if n <= 1: return torch.zeros(1, device=device)
     r = torch.linspace(-1, 1, n, device=device)
     return r if align_corners else r*(n-1)/n
 
-# %% ../nbs/02_augment.ipynb #cf957857
+# %% ../nbs/02_augment.ipynb #a2865ef0
 def perspective_grid(mat, # (bs,3,3) matrices
                      size, # Output (h,w)
                      align_corners=None, # As in `F.affine_grid`
                     ):
-    "Sampling grid (bs,h,w,2) where output pixel `p` reads at `mat@p` (divided by its last coordinate)"
+    "Grid (bs,h,w,2) where output pixel `p` reads at `mat@p`"
     h,w = size
     xs,ys = _lin(w, align_corners, mat.device).view(1,1,w),_lin(h, align_corners, mat.device).view(1,h,1)
     m = mat.float().view(-1,9,1,1)
@@ -125,7 +127,7 @@ def perspective_grid(mat, # (bs,3,3) matrices
     z = torch.where(z==0, torch.ones_like(z), z)
     return torch.stack([gx/z, gy/z], -1)
 
-# %% ../nbs/02_augment.ipynb #0c7966aa
+# %% ../nbs/02_augment.ipynb #7c9421bd
 def resample(x, # Batch of images (bs,c,h,w)
              mat, # (bs,3,3) matrices: output pixel `p` reads the input at `mat@p`
              size=None, # Output size (int or (h,w)); default: the input's
@@ -134,7 +136,7 @@ def resample(x, # Batch of images (bs,c,h,w)
              align_corners=True, # As in `F.grid_sample`
              shrink=True, # Area-shrink first when the output is less than half the input (fastai's antialiasing)
             ):
-    "Resample `x` through `mat` in one pass: fastai's `affine_coord` and warp, without a CPU fallback on XLA"
+    "Resample `x` through `mat` in one pass"
     size = _pair(size) or tuple(x.shape[-2:])
     if shrink and mode == 'bilinear':
         d = min(x.shape[-2]/size[0], x.shape[-1]/size[1])/2
@@ -143,23 +145,24 @@ def resample(x, # Batch of images (bs,c,h,w)
     if _native(x): grid = grid.to(x.dtype)
     return sampler_for(x)(x, grid, mode=mode, padding_mode=pad_mode, align_corners=bool(align_corners))
 
-# %% ../nbs/02_augment.ipynb #62036afc
+# %% ../nbs/02_augment.ipynb #5e4fbf61
 def _mat(a, b, c, d, e, f, g=0., h=0.):
-    "Batch of 3x3 matrices [[a,b,c],[d,e,f],[g,h,1]] from (bs,) tensors or numbers (`a` a tensor)"
+    "Batch of 3x3 matrices [[a,b,c],[d,e,f],[g,h,1]]"
     t = lambda v: v if torch.is_tensor(v) else torch.full_like(a, v)
     return torch.stack([t(a),t(b),t(c),t(d),t(e),t(f),t(g),t(h),torch.ones_like(a)], 1).view(-1, 3, 3)
 
+# %% ../nbs/02_augment.ipynb #5a68391c
 def _cross(a, b):
     return torch.stack([a[:,1]*b[:,2]-a[:,2]*b[:,1], a[:,2]*b[:,0]-a[:,0]*b[:,2], a[:,0]*b[:,1]-a[:,1]*b[:,0]], -1)
 
 def _adjugate(m):
-    "Adjugate of 3x3 matrices: their inverse times their determinant, all a perspective transform needs"
+    "Adjugate of 3x3 matrices: inverse times determinant"
     r0,r1,r2 = m[:,0],m[:,1],m[:,2]
     return torch.stack([_cross(r1, r2), _cross(r2, r0), _cross(r0, r1)], -1)
 
-# %% ../nbs/02_augment.ipynb #1b794a7d
+# %% ../nbs/02_augment.ipynb #1bf4b91f
 def _square_to_quad(q):
-    "3x3 matrices taking the unit square's corners (0,0),(1,0),(1,1),(0,1) to `q[:,0]`,`q[:,2]`,`q[:,3]`,`q[:,1]`"
+    "3x3 matrices taking the unit square's corners to `q`'s"
     (x0,y0),(x1,y1),(x2,y2),(x3,y3) = [(q[:,i,0],q[:,i,1]) for i in (0,2,3,1)]
     dx1,dx2,dx3 = x1-x2,x3-x2,x0-x1+x2-x3
     dy1,dy2,dy3 = y1-y2,y3-y2,y0-y1+y2-y3
@@ -167,23 +170,23 @@ def _square_to_quad(q):
     g,h = (dx3*dy2-dx2*dy3)/den,(dx1*dy3-dx3*dy1)/den
     return _mat(x1-x0+g*x1, x3-x0+h*x3, x0, y1-y0+g*y1, y3-y0+h*y3, y0, g, h)
 
-# %% ../nbs/02_augment.ipynb #51a120cb
+# %% ../nbs/02_augment.ipynb #248e6c22
 def perspective_coeffs(p1, # (bs,4,2) points
                        p2, # (bs,4,2) points
                       ):
-    "(bs,3,3) perspective transforms taking `p2` to `p1`, 1 at [2,2]: fastai's `find_coeffs` without a solver"
+    "(bs,3,3) perspective transforms taking `p2` to `p1`"
     m = _square_to_quad(p1.float()) @ _adjugate(_square_to_quad(p2.float()))
     return m/m[:,2:,2:]
 
-# %% ../nbs/02_augment.ipynb #e8a5686c
+# %% ../nbs/02_augment.ipynb #c34d6947
 def _rand(x, lo=0., hi=1., batch=False):
-    "U(lo,hi) for each image of batch `x` (one value for all if `batch`), drawn on `x`'s device"
+    "U(lo,hi) for each image of batch `x`, drawn on its device"
     r = torch.rand(1 if batch else x.shape[0], device=x.device)
     return (lo + (hi-lo)*r).expand(x.shape[0])
 
-# %% ../nbs/02_augment.ipynb #877f93e0
+# %% ../nbs/02_augment.ipynb #d1e3b57e
 def _draw(x, default, draw=None, p=1., neutral=0., batch=False):
-    "Per-image parameter: `draw` or `default()`; `neutral` with probability `1-p`, by mask"
+    "Per-image parameter: `draw` or `default()`, `neutral` if not `p`"
     bs = x.shape[0]
     if draw is None: v = default()
     elif callable(draw): v = draw(x)
@@ -196,22 +199,24 @@ def _draw(x, default, draw=None, p=1., neutral=0., batch=False):
     keep = torch.rand(1 if batch else bs, device=x.device) < p
     return torch.where(keep.expand(bs), v, torch.full_like(v, neutral))
 
-# %% ../nbs/02_augment.ipynb #4f4cba21
+# %% ../nbs/02_augment.ipynb #a09f648d
 def _flip_mat(x, p=0.5, draw=None, batch=False):
     f = _draw(x, lambda: torch.ones(x.shape[0], device=x.device), draw, p, 0., batch)
     return _mat(1-2*f, 0., 0., 0., 1., 0.)
 
+# %% ../nbs/02_augment.ipynb #45ce0596
 def _dihedral_mat(x, p=0.5, draw=None, batch=False):
     k = _draw(x, lambda: (_rand(x, 0, 8, batch)).floor().clamp(max=7), draw, p, 0., batch)
     isin = lambda *ks: sum((k==i).float() for i in ks)
     xs,ys,m0 = 1-2*isin(1,3,4,7),1-2*isin(2,4,5,7),isin(0,1,2,4)
     return _mat(xs*m0, xs*(1-m0), 0., ys*(1-m0), ys*m0, 0.)
 
+# %% ../nbs/02_augment.ipynb #74046137
 def _rotate_mat(x, max_deg=10, p=0.5, draw=None, batch=False):
     th = _draw(x, lambda: _rand(x, -max_deg, max_deg, batch), draw, p, 0., batch)*math.pi/180
     return _mat(th.cos(), th.sin(), 0., -th.sin(), th.cos(), 0.)
 
-# %% ../nbs/02_augment.ipynb #652f2913
+# %% ../nbs/02_augment.ipynb #1c458c71
 def _zoom_mat(x, min_zoom=1., max_zoom=1.1, p=0.5, draw=None, draw_x=None, draw_y=None, batch=False):
     if min_zoom > max_zoom: raise ValueError(f"min_zoom={min_zoom} is larger than max_zoom={max_zoom}")
     s = 1/_draw(x, lambda: _rand(x, min_zoom, max_zoom, batch), draw, p, 1., batch)
@@ -219,6 +224,7 @@ def _zoom_mat(x, min_zoom=1., max_zoom=1.1, p=0.5, draw=None, draw_x=None, draw_
     cy = _draw(x, lambda: _rand(x, batch=batch), draw_y, 1., 0., batch)
     return _mat(s, 0., (1-s)*(2*cx-1), 0., s, (1-s)*(2*cy-1))
 
+# %% ../nbs/02_augment.ipynb #0bf2a14a
 def _warp_mat(x, magnitude=0.2, p=0.5, draw_x=None, draw_y=None, batch=False):
     xt = _draw(x, lambda: _rand(x, -magnitude, magnitude, batch), draw_x, p, 0., batch)
     yt = _draw(x, lambda: _rand(x, -magnitude, magnitude, batch), draw_y, p, 0., batch)
@@ -227,27 +233,28 @@ def _warp_mat(x, magnitude=0.2, p=0.5, draw_x=None, draw_y=None, batch=False):
     targ = torch.stack([torch.stack(v, -1) for v in [(-1-yt,-1-xt), (-1+yt,1+xt), (1+yt,-1+xt), (1-yt,1-xt)]], 1)
     return perspective_coeffs(orig, targ)
 
-# %% ../nbs/02_augment.ipynb #5f03f4de
+# %% ../nbs/02_augment.ipynb #a603c312
 def plain_tensor(x):
-    "`x` as a plain `torch.Tensor` (fastai's subclasses dispatch every op in Python); anything else as is"
-    return x.as_subclass(torch.Tensor) if isinstance(x, torch.Tensor) else x
+    "`x` as a plain `torch.Tensor`; anything else as is"
+    return x.as_subclass(torch.Tensor) if isinstance(x, torch.Tensor) else x   # fastai's types dispatch every op
 
+# %% ../nbs/02_augment.ipynb #6ca5eb59
 def _aspect(m, h, w):
-    "fastai's `_prepare_mat`: keep angles right on non-square images"
+    "fastai's `_prepare_mat`: right angles on non-square images"
     if h == w: return m
     r = h/w
     return torch.stack([m[:,0,0], m[:,0,1]*r, m[:,0,2], m[:,1,0]/r, m[:,1,1], m[:,1,2],
                         m[:,2,0], m[:,2,1], m[:,2,2]], 1).view(-1, 3, 3)
 
-# %% ../nbs/02_augment.ipynb #7228eb3f
+# %% ../nbs/02_augment.ipynb #3e98b190
 def _move_points(x, mat):
-    "Points `x` (bs,n,2) in [-1,1] moved where `resample(img, mat)` moves their pixels"
+    "Points `x` moved where `resample(img, mat)` moves their pixels"
     q = torch.cat([x, torch.ones_like(x[...,:1])], -1) @ _adjugate(mat).transpose(1, 2)
     return q[...,:2]/q[...,2:]
 
-# %% ../nbs/02_augment.ipynb #541bf2dd
+# %% ../nbs/02_augment.ipynb #2c1ff9fd
 class AffineTfm(RandTransform):
-    "Flip/rotate/zoom (`aff_fs`) and warps (`coord_fs`) as one 3x3 matrix per image, resampled once on the device"
+    "Affine and perspective transforms, one matrix per image"
     order,split_idx = 30,None
     def __init__(self, 
         aff_fs=None, # Functions batch -> (bs,3,3) affine matrices, multiplied in order
@@ -306,49 +313,49 @@ def _get_mat(self:AffineTfm, x):
     for f in self.coord_fs: m = f(x) @ m
     return m
 
-# %% ../nbs/02_augment.ipynb #686f3cea
+# %% ../nbs/02_augment.ipynb #3450b77f
 class Flip(AffineTfm):
-    "Randomly flip a batch of images with a probability `p` (fastai's `Flip`, on the device)"
+    "Randomly flip images with probability `p` (fastai's `Flip`)"
     def __init__(self, p=0.5, draw=None, size=None, mode='bilinear', pad_mode=PadMode.Reflection, align_corners=True,
                  batch=False):
         super().__init__(partial(_flip_mat, p=p, draw=draw, batch=batch), size=size, mode=mode, pad_mode=pad_mode,
                          align_corners=align_corners, p=p)
 
-# %% ../nbs/02_augment.ipynb #e54a9db0
+# %% ../nbs/02_augment.ipynb #a3479993
 class Dihedral(AffineTfm):
-    "Apply a random dihedral transformation to a batch of images with a probability `p` (fastai's `Dihedral`)"
+    "A random dihedral transform (fastai's `Dihedral`)"
     def __init__(self, p=0.5, draw=None, size=None, mode='bilinear', pad_mode=PadMode.Reflection, batch=False,
                  align_corners=True):
         super().__init__(partial(_dihedral_mat, p=p, draw=draw, batch=batch), size=size, mode=mode, pad_mode=pad_mode,
                          align_corners=align_corners)
 
-# %% ../nbs/02_augment.ipynb #7fb88f8e
+# %% ../nbs/02_augment.ipynb #05a0014b
 class Rotate(AffineTfm):
-    "Rotate a batch of images by at most `max_deg` degrees with probability `p` (fastai's `Rotate`)"
+    "Rotate by at most `max_deg` degrees (fastai's `Rotate`)"
     def __init__(self, max_deg=10, p=0.5, draw=None, size=None, mode='bilinear', pad_mode=PadMode.Reflection,
                  align_corners=True, batch=False):
         super().__init__(partial(_rotate_mat, max_deg=max_deg, p=p, draw=draw, batch=batch), size=size, mode=mode,
                          pad_mode=pad_mode, align_corners=align_corners)
 
-# %% ../nbs/02_augment.ipynb #166e74bf
+# %% ../nbs/02_augment.ipynb #68168455
 class Zoom(AffineTfm):
-    "Zoom a batch of images by at most `max_zoom` with probability `p` (fastai's `Zoom`)"
+    "Zoom by at most `max_zoom` (fastai's `Zoom`)"
     def __init__(self, min_zoom=1., max_zoom=1.1, p=0.5, draw=None, draw_x=None, draw_y=None, size=None,
                  mode='bilinear', pad_mode=PadMode.Reflection, batch=False, align_corners=True):
         f = partial(_zoom_mat, min_zoom=min_zoom, max_zoom=max_zoom, p=p, draw=draw, draw_x=draw_x, draw_y=draw_y,
                     batch=batch)
         super().__init__(f, size=size, mode=mode, pad_mode=pad_mode, align_corners=align_corners)
 
-# %% ../nbs/02_augment.ipynb #008d5586
+# %% ../nbs/02_augment.ipynb #d2eec7a0
 class Warp(AffineTfm):
-    "Warp a batch of images in perspective by `magnitude` with probability `p` (fastai's `Warp`, in closed form)"
+    "Warp in perspective by `magnitude` (fastai's `Warp`)"
     def __init__(self, magnitude=0.2, p=0.5, draw_x=None, draw_y=None, size=None, mode='bilinear',
                  pad_mode=PadMode.Reflection, batch=False, align_corners=True):
         store_attr('magnitude')
         f = partial(_warp_mat, magnitude=magnitude, p=p, draw_x=draw_x, draw_y=draw_y, batch=batch)
         super().__init__(coord_fs=f, size=size, mode=mode, pad_mode=pad_mode, align_corners=align_corners)
 
-# %% ../nbs/02_augment.ipynb #50079941
+# %% ../nbs/02_augment.ipynb #c2785c58
 class _BrightnessLogit:
     def __init__(self, max_lighting=0.2, p=0.75, draw=None, batch=False): store_attr()
     def before_call(self, x):
@@ -356,6 +363,7 @@ class _BrightnessLogit:
         self.change = _draw(x, lambda: _rand(x, lo, hi, self.batch), self.draw, self.p, 0.5, self.batch)
     def __call__(self, x): return x + logit(self.change)[:,None,None,None]
 
+# %% ../nbs/02_augment.ipynb #e8f5a556
 class _ContrastLogit:
     def __init__(self, max_lighting=0.2, p=0.75, draw=None, batch=False): store_attr()
     def before_call(self, x):
@@ -363,9 +371,9 @@ class _ContrastLogit:
         self.change = _draw(x, lambda: _rand(x, -m, m, self.batch).exp(), self.draw, self.p, 1., self.batch)
     def __call__(self, x): return x*self.change[:,None,None,None]
 
-# %% ../nbs/02_augment.ipynb #c262b3b3
+# %% ../nbs/02_augment.ipynb #57a0f330
 class LightingTfm(RandTransform):
-    "Apply `fs` to the logits of a batch of images (fastai's `LightingTfm`, gated per image by masks)"
+    "Apply `fs` to the logits of a batch of images"
     order = 40
     def __init__(self, fs, **kwargs): 
         super().__init__(**kwargs)
@@ -384,30 +392,31 @@ class LightingTfm(RandTransform):
         for f in self.fs: y = f(y)
         return torch.sigmoid(y).to(x.dtype)
 
-# %% ../nbs/02_augment.ipynb #ef50d9b3
+# %% ../nbs/02_augment.ipynb #d656601d
 class Brightness(LightingTfm):
-    "Change the brightness of a batch of images by up to `max_lighting` with probability `p` (fastai's `Brightness`)"
+    "Change the brightness by up to `max_lighting`"
     def __init__(self, max_lighting=0.2, p=0.75, draw=None, batch=False):
         store_attr()
         super().__init__(_BrightnessLogit(max_lighting, p, draw, batch))
 
+# %% ../nbs/02_augment.ipynb #62e7cf21
 class Contrast(LightingTfm):
-    "Change the contrast of a batch of images by up to `max_lighting` with probability `p` (fastai's `Contrast`)"
+    "Change the contrast by up to `max_lighting`"
     def __init__(self, max_lighting=0.2, p=0.75, draw=None, batch=False):
         store_attr()
         super().__init__(_ContrastLogit(max_lighting, p, draw, batch))
 
-# %% ../nbs/02_augment.ipynb #959478ec
+# %% ../nbs/02_augment.ipynb #db375da8
 def crop_mat(h, w, # Input size
              top, left, nh, nw, # (bs,) crop corners and sizes, in pixels
             ):
-    "Matrices that `resample` (`align_corners=True`) turns into crop [top:top+nh, left:left+nw] resized"
+    "Matrices that `resample` turns into the crops"
     sx,sy = (nw-1)/max(w-1, 1),(nh-1)/max(h-1, 1)
     return _mat(sx, 0., (2*left+nw-1)/max(w-1, 1)-1, 0., sy, (2*top+nh-1)/max(h-1, 1)-1)
 
-# %% ../nbs/02_augment.ipynb #fefe2271
+# %% ../nbs/02_augment.ipynb #2558982a
 class RandomResizedCropGPU(RandTransform):
-    "Pick a random scaled crop of each image and resize it to `size` (fastai's `RandomResizedCropGPU`, fixed shapes)"
+    "A random scaled crop of each image, resized to `size`"
     split_idx,order = None,30
     def __init__(self, 
         size, # Final size, duplicated if one value is specified
@@ -441,7 +450,7 @@ class RandomResizedCropGPU(RandTransform):
         res = resample((x[:,None] if x.ndim==3 else x).float(), self.mat, self.size, self.mode_mask).long()
         return res[:,0] if x.ndim==3 else res
 
-# %% ../nbs/02_augment.ipynb #06fb5ac4
+# %% ../nbs/02_augment.ipynb #5375a767
 @patch
 def _center(self:RandomResizedCropGPU, h, w, scale=1.):
     if   w/h < self.ratio[0]: nh,nw = int(w/self.ratio[0]),w
@@ -450,6 +459,7 @@ def _center(self:RandomResizedCropGPU, h, w, scale=1.):
     nh,nw = int(nh*scale),int(nw*scale)
     return (h-nh)//2,(w-nw)//2,nh,nw
 
+# %% ../nbs/02_augment.ipynb #55145e9e
 @patch
 def _random(self:RandomResizedCropGPU, x, h, w):
     bs = x.shape[0]
@@ -468,7 +478,7 @@ def _random(self:RandomResizedCropGPU, x, h, w):
     left = torch.where(pick.any(1), (torch.rand(n, device=x.device)*(w-nw+1)).floor().clamp(max=w-nw), float(l0))
     return [o.expand(bs) for o in (top, left, nh, nw)]
 
-# %% ../nbs/02_augment.ipynb #c2a79a39
+# %% ../nbs/02_augment.ipynb #b3243574
 def _compose_same_tfms(tfms):
     tfms = L(tfms)
     if len(tfms) == 0: return None
@@ -476,15 +486,16 @@ def _compose_same_tfms(tfms):
     for tfm in tfms[1:]: res.compose(tfm)
     return res
 
+# %% ../nbs/02_augment.ipynb #335c24aa
 def setup_aug_tfms(tfms):
-    "Go through `tfms` and combine the affine and the lighting transforms, so each kind runs once"
+    "`tfms` with the affine ones combined, and the lighting ones"
     aff = [t for t in tfms if isinstance(t, AffineTfm)]
     lig = [t for t in tfms if isinstance(t, LightingTfm)]
     others = [t for t in tfms if t not in aff+lig]
     aff,lig = _compose_same_tfms(aff),_compose_same_tfms(lig)
     return ([aff] if aff is not None else []) + ([lig] if lig is not None else []) + others
 
-# %% ../nbs/02_augment.ipynb #d8f91f00
+# %% ../nbs/02_augment.ipynb #55af5a0d
 def aug_transforms(
     mult:float=1.0, # Multiplication applying to `max_rotate`,`max_lighting`,`max_warp`
     do_flip:bool=True, # Random flipping
@@ -504,7 +515,7 @@ def aug_transforms(
     batch=False, # Apply identical transformation to entire batch
     min_scale=1. # Minimum scale of the crop, in relation to image area
 ):
-    "fastai's `aug_transforms` (flip, rotate, zoom, warp, lighting), computed on the device in one graph"
+    "fastai's `aug_transforms`, computed on the device in one graph"
     if mode not in ('bilinear', 'nearest', 'bicubic'):
         raise ValueError(f"mode={mode!r}: use 'bilinear', 'nearest' or 'bicubic' (CPU/CUDA only)")
     if pad_mode not in ('zeros', 'border', 'reflection'):
@@ -522,33 +533,33 @@ def aug_transforms(
     if min_scale!=1.: xtra_tfms = L(RandomResizedCropGPU(size, min_scale=min_scale, ratio=(1,1))) + L(xtra_tfms)
     return setup_aug_tfms(res + L(xtra_tfms))
 
-# %% ../nbs/02_augment.ipynb #e479bdb0
+# %% ../nbs/02_augment.ipynb #334287dd
 SMALL_SIZE = 64  # images of at most this many pixels a side get `default_aug`'s light recipe
 
 def default_aug(size:int, # side of the training images in pixels
                 **kwargs, # `aug_transforms` arguments, overriding the recipe's
                ) -> list:
-    "The main job's batch augmentation: flips and zoom up to `SMALL_SIZE` px, fastai's `aug_transforms()` above"
+    "The main job's batch augmentation"
     light = dict(max_rotate=0., max_warp=0., max_lighting=0.) if size <= SMALL_SIZE else {}
     return aug_transforms(**{**light, **kwargs})
 
-# %% ../nbs/02_augment.ipynb #75e745bf
+# %% ../nbs/02_augment.ipynb #e9a5a9dc
 def rect_mask(h, w, # Image size
               top, bottom, left, right, # (bs,) bounds: rows [top,bottom), columns [left,right)
              ):
-    "(bs,1,h,w) boolean masks of the rectangles, from broadcast comparisons (fixed shape, no slicing)"
+    "(bs,1,h,w) boolean masks of the rectangles"
     rows,cols = torch.arange(h, device=top.device).view(1,1,h,1),torch.arange(w, device=top.device).view(1,1,1,w)
     v = lambda t: t.view(-1,1,1,1)
     return ((rows>=v(top)) & (rows<v(bottom))) & ((cols>=v(left)) & (cols<v(right)))  # one full-size op
 
-# %% ../nbs/02_augment.ipynb #8c365c52
+# %% ../nbs/02_augment.ipynb #035f0620
 def _randint(n, lo, hi, device):
-    "(n,) uniform integers in [lo, hi] (tensors or numbers) as floats, drawn on `device`"
+    "(n,) uniform integers in [lo, hi] as floats, drawn on `device`"
     return (lo + (torch.rand(n, device=device)*(hi-lo+1)).floor()).clamp(max=hi)
 
-# %% ../nbs/02_augment.ipynb #4012ee1e
+# %% ../nbs/02_augment.ipynb #b729195e
 class RandomErasing(RandTransform):
-    "Randomly select rectangles of each image and fill them with noise (fastai's `RandomErasing`, fixed shapes)"
+    "Fill random rectangles with noise (fastai's `RandomErasing`)"
     order = 100 # After Normalize
     def __init__(self, 
         p:float=0.5, # Probability of erasing an image
@@ -564,7 +575,7 @@ class RandomErasing(RandTransform):
             raise ValueError(f"RandomErasing: need 0 <= sl <= sh <= 1 (scale), got sl={sl}, sh={sh}")
         store_attr()
         super().__init__(p=p)
-        self.log_ratio = (math.log(min_aspect), math.log(1/min_aspect))
+        self.log_ratio = (math.log(min_aspect), math.log(1/min_aspect))   # torchvision's `scale` is (sl, sh)
 
     def before_call(self, b, # the batch: a tensor, or a tuple (of tuples) starting with the images
                     split_idx): # 0 on the training set, 1 on validation
@@ -599,16 +610,17 @@ class RandomErasing(RandTransform):
 
     def __getstate__(self): return {k:v for k,v in self.__dict__.items() if k != 'next_noise'}
 
-# %% ../nbs/02_augment.ipynb #3ebf0fe7
+# %% ../nbs/02_augment.ipynb #518d07fc
 @patch
 def _slice(self:RandomErasing, area, sz, n, device):
     bound = area.sqrt().round()
     loc = _randint(n, 0, (sz-bound).clamp(min=0), device)
     return loc,loc+bound
 
+# %% ../nbs/02_augment.ipynb #5440161c
 @patch
 def rects(self:RandomErasing, x):
-    "The rectangles to erase in batch `x`, `max_count` of them as (top, bottom, left, right), drawn on its device"
+    "The rectangles to erase in `x`, as (top, bottom, left, right)"
     bs,(h,w),dev = x.shape[0],x.shape[-2:],x.device
     n = 1 if self.batch else bs
     u = lambda lo,hi: lo + (hi-lo)*torch.rand(n, device=dev)
@@ -621,10 +633,10 @@ def rects(self:RandomErasing, x):
         res.append([o.expand(bs) for o in (t, b, l, r)])
     return res
 
-# %% ../nbs/02_augment.ipynb #730a0799
+# %% ../nbs/02_augment.ipynb #72c2846d
 @patch
 def erase_mask(self:RandomErasing, x):
-    "(bs,1,h,w) mask of the pixels to erase in batch `x`, drawn on its device"
+    "(bs,1,h,w) mask of the pixels to erase in `x`"
     h,w = x.shape[-2:]
     masks = [rect_mask(h, w, *r) for r in self.rects(x)]
     return torch.stack(masks).any(0) if len(masks) > 1 else masks[0]
@@ -636,9 +648,9 @@ def _range(v, nm):
         raise ValueError(f"Cutout: {nm}={v!r} must be a number or a range (lo, hi) with 0 <= lo <= hi")
     return lo,hi
 
-# %% ../nbs/02_augment.ipynb #b83307e9
+# %% ../nbs/02_augment.ipynb #759f43ec
 class Cutout(RandTransform):
-    "Cut `n_holes` square holes of side `length` out of each image (fastai v1's `cutout`; fixed-shape masks)"
+    "Cut square holes out of each image (fastai v1's `cutout`)"
     order = 90 # Before Normalize
     def __init__(self, 
         n_holes=1, # Number of holes per image: an int or an inclusive range (lo, hi)

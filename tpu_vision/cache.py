@@ -25,34 +25,34 @@ from .augment import RandomResizedCropGPU, sampler_for, plain_tensor
 __all__ = ['CACHE_FORMAT', 'storage_size', 'decode_image', 'cache_key', 'build_cache', 'ImageCache', 'CacheCorruptError',
            'image_cache', 'crop_grid', 'CachedCrop', 'CachedDL', 'cache_recipe', 'cached_dls']
 
-# %% ../nbs/01a_cache.ipynb #96e2e3ac
+# %% ../nbs/01a_cache.ipynb #c0a3b54a
 def storage_size(size:int, # side of the crops the model takes
                  val_xtra:float=0.14, # fastai `RandomResizedCrop`'s margin, as a fraction of `size`
                 ) -> int:
-    "Side of the cached images: fastai `RandomResizedCrop(size)`'s validation resize, `size + ceil(size*val_xtra/8)*8`"
+    "Side of the cached images: fastai's validation resize"
     return size + math.ceil(size*val_xtra/8)*8
 
-# %% ../nbs/01a_cache.ipynb #b82a2ac6
+# %% ../nbs/01a_cache.ipynb #aa8368bc
 def decode_image(fn, # image file
                  storage:int, # side of the result
                 ) -> np.ndarray:
-    "Image file `fn` opened by `load_rgb`, squished to `storage`² (bilinear): a (3, storage, storage) uint8 array"
+    "Image file `fn` as a (3, storage, storage) uint8 array"
     return np.asarray(load_rgb(fn).resize((storage, storage), Image.BILINEAR)).transpose(2, 0, 1)
 
 # %% ../nbs/01a_cache.ipynb #4eee8005
 CACHE_FORMAT = 'tpu_vision.cache/2'
 
-# %% ../nbs/01a_cache.ipynb #f7ac5431
+# %% ../nbs/01a_cache.ipynb #3f77ccef
 def _rel(scan):
-    "The paths of `scan.items` relative to `scan.path` (string slicing: `os.path.relpath` is slow for millions)"
-    p = str(scan.path); n = 0 if p == '.' else len(p.rstrip(os.sep))+1
+    "The paths of `scan.items` relative to `scan.path`"
+    p = str(scan.path); n = 0 if p == '.' else len(p.rstrip(os.sep))+1   # `os.path.relpath`: slow for millions
     return [str(f)[n:] for f in scan.items]
 
-# %% ../nbs/01a_cache.ipynb #de747a98
+# %% ../nbs/01a_cache.ipynb #a88d64e7
 def cache_key(scan:FolderScan, # what `scan_folder` found: the usable images, in order
               storage:int, # side of the cached images
              ) -> str:
-    "Hex SHA-256 of `scan`'s resolved folder, its files' names, sizes, mtimes, inodes, ctimes, `storage`, the version"
+    "SHA-256 of `scan`'s folder and files' `stat`s, `storage`, version"
     h = hashlib.sha256(f'{CACHE_FORMAT} tpu_vision {__version__} {storage}px squish bilinear\n'
                        f'{Path(scan.path).resolve()}\n'.encode())
     for f,r in zip(scan.items, _rel(scan)):
@@ -60,9 +60,9 @@ def cache_key(scan:FolderScan, # what `scan_folder` found: the usable images, in
         h.update(f'{r}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_dev}\0{st.st_ino}\0{st.st_ctime_ns}\n'.encode())
     return h.hexdigest()
 
-# %% ../nbs/01a_cache.ipynb #05a07fdb
+# %% ../nbs/01a_cache.ipynb #f1def446
 def _reserve(fn, nbytes):
-    "Allocate `nbytes` of file `fn` on disk now, so that writing its memory map cannot fail for want of space later"
+    "Allocate `nbytes` of file `fn` on disk now"
     if not hasattr(os, 'posix_fallocate'): return
     fd = os.open(fn, os.O_RDWR)
     try: os.posix_fallocate(fd, 0, nbytes)
@@ -80,9 +80,9 @@ def _sha(*o): return hashlib.sha256(json.dumps(o).encode()).hexdigest()
 # %% ../nbs/01a_cache.ipynb #44a8bd60
 def _labels_sum(meta): return _sha(meta['files'], meta['labels'], meta['is_valid'], meta['classes'])
 
-# %% ../nbs/01a_cache.ipynb #4c8702bd
+# %% ../nbs/01a_cache.ipynb #e8e92788
 def _decode_into(mm, sums, files, storage, n_workers, chunk=64):
-    "Decode `files` into the rows of `mm` and their checksums into `sums`, with `n_workers` threads; first error raised"
+    "Decode `files` into the rows of `mm` in threads"
     stop = threading.Event()
     def work(lo):
         for i in range(lo, min(lo+chunk, len(files))):
@@ -101,24 +101,28 @@ def _alive(pid):
     except PermissionError: pass
     return True
 
-# %% ../nbs/01a_cache.ipynb #d06332fe
+# %% ../nbs/01a_cache.ipynb #a7720608
 def _orphan(d, max_age):
-    "Is `d` (a build's temporary folder) left by a build that is gone: no owner alive on this host, or too old?"
+    "Is `d` left by a build that is gone?"
     try: host,pid = (d/'owner').read_text().split(); dead = host == socket.gethostname() and not _alive(int(pid))
     except (OSError, ValueError): dead = False   # being created, or by a build killed before it said who it is
     try: return dead or time.time() - d.stat().st_mtime > max_age
     except OSError: return False
 
-# %% ../nbs/01a_cache.ipynb #b886d6f5
+# %% ../nbs/01a_cache.ipynb #9864e005
+def _remove_unlocked(d):
+    "Remove the temporary folder `d` unless a build holds its lock"
+    try:
+        with FileLock(d/'build.lock', timeout=0): shutil.rmtree(d, ignore_errors=True)
+    except (Timeout, OSError): pass   # a live build holds it, or it is gone already
+
+# %% ../nbs/01a_cache.ipynb #e1f9fc5e
 def _sweep(root, # the folder the caches are in
            max_age:float=3600, # seconds after which a temporary folder whose lock is free is an orphan
           ):
-    "Remove the temporary folders in `root` that killed builds of any cache left behind"
+    "Remove the temporary folders in `root` that killed builds left"
     for d in Path(root).glob('.*.tmp*'):
-        if not d.is_dir() or not _orphan(d, max_age): continue
-        try:
-            with FileLock(d/'build.lock', timeout=0): shutil.rmtree(d, ignore_errors=True)
-        except (Timeout, OSError): pass   # a live build holds it, or it is gone already
+        if d.is_dir() and _orphan(d, max_age): _remove_unlocked(d)
 
 # %% ../nbs/01a_cache.ipynb #e6b9fcf4
 def _cores(): return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
@@ -143,13 +147,13 @@ def _write(tmp, scan, storage, key, nw, t0):
     meta['checksums'] = dict(rows=_sha(sums.tolist()), labels=_labels_sum(meta))
     (tmp/'meta.json').write_text(json.dumps(meta)); _fsync(tmp/'meta.json')
 
-# %% ../nbs/01a_cache.ipynb #583af890
+# %% ../nbs/01a_cache.ipynb #cbd589d7
 def build_cache(scan:FolderScan, # what `scan_folder` found: the images to decode, their labels and split
                 storage:int, # side of the cached images
                 dest, # the cache folder to write (replaced whole if present)
                 n_workers:int=None, # decoding threads (default: every core this process may use)
                ) -> Path:
-    "Decode `scan`'s images into `dest/images.npy` (N×3×`storage`×`storage` uint8) with labels and report, atomically"
+    "Decode `scan`'s images into `dest/images.npy`, atomically"
     nw,n,key,t0 = n_workers or _cores(),len(scan.items),cache_key(scan, storage),time.time()
     def write(tmp):
         with FileLock(tmp/'build.lock'):   # while it is held, no `_sweep` removes `tmp`
@@ -159,16 +163,16 @@ def build_cache(scan:FolderScan, # what `scan_folder` found: the images to decod
     try: return atomic_dir(dest, write)
     except OSError as e: raise disk_error(e, dest)
 
-# %% ../nbs/01a_cache.ipynb #f8f96daf
+# %% ../nbs/01a_cache.ipynb #cd4c128c
 class ImageCache:
-    "A built cache: `images` (N×3×S×S uint8, memory-mapped, read-only); `files`, `labels`, `key`, `storage` from `meta`"
+    "A built cache: memory-mapped `images` and its `meta`"
     def __init__(self, path):
         self.path = Path(path)
         self.meta = json.loads((self.path/'meta.json').read_text())
         self.images = np.load(self.path/'images.npy', mmap_mode='r')
     def __reduce__(self): return (type(self), (str(self.path),))
     def __len__(self): return len(self.images)
-    def __getattr__(self, k):
+    def __getattr__(self, k):   # the metadata's main fields as attributes
         if k in ('files', 'labels', 'key', 'storage', 'source') and 'meta' in self.__dict__: return self.meta[k]
         raise AttributeError(k)
     def __repr__(self):
@@ -176,20 +180,20 @@ class ImageCache:
         return (f"ImageCache: {len(self):,} images of 3×{self.storage}×{self.storage}, {mb:,.1f} MiB, "
                 f"built in {self.meta['seconds']:.1f} s: {self.path}")
 
-# %% ../nbs/01a_cache.ipynb #68d9239a
-class CacheCorruptError(ValueError): "An image cache whose files do not match the checksums taken when it was built"
+# %% ../nbs/01a_cache.ipynb #decfa1b9
+class CacheCorruptError(ValueError): "An image cache whose files do not match its checksums"
 
-# %% ../nbs/01a_cache.ipynb #180ceaea
+# %% ../nbs/01a_cache.ipynb #5b4e7cce
 def _bad_rows(images, sums, rows):
-    "The rows of `rows` whose pixels in `images` do not match their checksum in `sums`"
+    "The rows of `rows` whose pixels do not match their checksum"
     return [i for i in rows if _row_sum(images[i]) != sums[i]]
 
-# %% ../nbs/01a_cache.ipynb #73bdaa85
+# %% ../nbs/01a_cache.ipynb #f1ec64dd
 @patch
 def verify(self:ImageCache,
            n:int|None=64, # rows to check, drawn at random; None: every row
           ) -> ImageCache:
-    "`self` if its labels and `n` random rows (every row if None) match its build's checksums, else `CacheCorruptError`"
+    "`self` if its labels and `n` random rows match its checksums"
     m,sums = self.meta,np.load(self.path/'checksums.npy')
     if m['checksums']['labels'] != _labels_sum(m):
         raise CacheCorruptError(f"{self.path/'meta.json'}: its labels or files are not those the cache was built with")
@@ -201,9 +205,9 @@ def verify(self:ImageCache,
                                 f"was decoded, e.g. row {bad[0]} ({self.files[bad[0]]})")
     return self
 
-# %% ../nbs/01a_cache.ipynb #17343f01
+# %% ../nbs/01a_cache.ipynb #7ea56611
 def _valid_cache(dest, key, scan, storage, full=False, warn=True):
-    "The `ImageCache` at `dest` if it is complete, is the one for `key` and `scan` and passes `verify`, else None"
+    "The `ImageCache` at `dest` if current and intact, else None"
     if not (Path(dest)/'meta.json').exists(): return None
     try:
         c = ImageCache(dest)
@@ -216,20 +220,23 @@ def _valid_cache(dest, key, scan, storage, full=False, warn=True):
         if warn: warnings.warn(f"image cache {dest} is damaged ({e}): decoding the images again", stacklevel=4)
         return None
 
-# %% ../nbs/01a_cache.ipynb #e6e5f0a2
+# %% ../nbs/01a_cache.ipynb #a55cd06a
+def _source(d):
+    "The folder the cache `d` was made from, or None"
+    try: return json.loads((Path(d)/'meta.json').read_text())['source']
+    except (OSError, ValueError, KeyError): return None
+
+# %% ../nbs/01a_cache.ipynb #c553f894
 def _prune(dest, source):
-    "Remove the caches next to `dest` made from the same folder at the same size, other than `dest` (older versions)"
+    "Remove the older versions of the cache `dest`"
     stem = dest.name.rsplit('-', 1)[0] + '-'
     for d in dest.parent.iterdir():
-        if d == dest or not d.name.startswith(stem): continue
-        try: same = json.loads((d/'meta.json').read_text())['source'] == source
-        except (OSError, ValueError, KeyError): continue
-        if same: shutil.rmtree(d, ignore_errors=True)
+        if d != dest and d.name.startswith(stem) and _source(d) == source: shutil.rmtree(d, ignore_errors=True)
 
-# %% ../nbs/01a_cache.ipynb #a1738c2e
+# %% ../nbs/01a_cache.ipynb #11db0628
 @contextlib.contextmanager
 def _lock(fn):
-    "Hold an exclusive lock on file `fn` (created if missing) against other processes and threads; none without `fcntl`"
+    "Hold an exclusive lock on file `fn`"
     try: import fcntl
     except ImportError: yield; return
     Path(fn).parent.mkdir(parents=True, exist_ok=True)
@@ -241,9 +248,9 @@ def _lock(fn):
 # %% ../nbs/01a_cache.ipynb #7e336423
 def _cache_name(scan, storage, key): return f"{Path(scan.path).resolve().name or 'root'}-{storage}px-{key[:16]}"
 
-# %% ../nbs/01a_cache.ipynb #240ef4a2
+# %% ../nbs/01a_cache.ipynb #e09beede
 def _build(scan, storage, dest, key, n_workers, verbose, rebuild=False):
-    "Build the cache `dest` unless another process just did (or `rebuild`), open it, remove its older versions"
+    "Build the cache `dest` unless another process did, and open it"
     c = None if rebuild else _valid_cache(dest, key, scan, storage, warn=False)   # built by another process?
     if c is not None: return c
     if verbose: print(f"Decoding {len(scan.items):,} images once into {dest} ...")
@@ -254,7 +261,7 @@ def _build(scan, storage, dest, key, n_workers, verbose, rebuild=False):
     if verbose: print(f"  {len(c):,} images in {c.meta['seconds']:.1f} s")
     return c
 
-# %% ../nbs/01a_cache.ipynb #55f66067
+# %% ../nbs/01a_cache.ipynb #c01a0e96
 def image_cache(scan:FolderScan, # what `scan_folder` found
                 storage:int, # side of the cached images
                 cache_dir=None, # where caches live (default: `tpu_vision_home()/'cache'`)
@@ -263,7 +270,7 @@ def image_cache(scan:FolderScan, # what `scan_folder` found
                 verify:bool=False, # check every row against its checksum (always: the labels and 64 random rows)
                 rebuild:bool=False, # decode the images again even if a current cache exists
                ) -> ImageCache:
-    "The cache of `scan`'s images at `storage` px: reused if the folder is unchanged, else built (older ones removed)"
+    "The cache of `scan`'s images at `storage` px"
     key = cache_key(scan, storage)
     root = Path(cache_dir or tpu_vision_home()/'cache'); dest = root/_cache_name(scan, storage, key)
     with contextlib.suppress(OSError): _sweep(root)
@@ -274,20 +281,20 @@ def image_cache(scan:FolderScan, # what `scan_folder` found
             return _build(scan, storage, dest, key, n_workers, verbose, rebuild)
     except OSError as e: raise disk_error(e, dest)
 
-# %% ../nbs/01a_cache.ipynb #ef21454b
+# %% ../nbs/01a_cache.ipynb #a4cba15a
 def crop_grid(h, w, # input size
               top, left, nh, nw, # (bs,) crop corners and sizes, in pixels
               size:int, # side of the output
              ) -> Tensor:
-    "`grid_sample` grid (align_corners=True) for crops [top:top+nh, left:left+nw] resized to `size`: separable, cheap"
+    "`grid_sample` grid for crops of `x` resized to `size`"
     s = torch.linspace(0, 1, size, device=top.device)
     gx = 2*(left[:,None] + s*(nw[:,None]-1))/max(w-1, 1) - 1
     gy = 2*(top[:,None] + s*(nh[:,None]-1))/max(h-1, 1) - 1
     return torch.stack(torch.broadcast_tensors(gx[:,None,:], gy[:,:,None]), -1)
 
-# %% ../nbs/01a_cache.ipynb #0d35cb78
+# %% ../nbs/01a_cache.ipynb #ba6da63a
 class CachedCrop(RandTransform):
-    "Crop cached images to `crop`: a random resized crop in training, the centre in validation; `crop`-sized ones pass"
+    "Crop cached images to `crop`: random in training, else the centre"
     split_idx,order = None,5   # before `IntToFloatTensor` (10): the margin is never converted to float
     def __init__(self,
                  crop:int, # side of the output
@@ -309,18 +316,18 @@ class CachedCrop(RandTransform):
         grid = crop_grid(h, w, *self.rrc._random(x, h, w), self.crop)
         return sampler_for(x)(x, grid, mode=self.mode, padding_mode='border', align_corners=True)
 
-# %% ../nbs/01a_cache.ipynb #823d2a55
+# %% ../nbs/01a_cache.ipynb #475ef2dd
 def _take(images, rows):
-    "`images[rows]`, read in ascending row order (one sorted gather) and returned in the order of `rows`"
+    "`images[rows]`, read in ascending row order"
     o = np.argsort(rows, kind='stable')
     x = images[rows[o]]
     if (o[1:] > o[:-1]).all(): return x     # already ascending: validation, test
     out = np.empty_like(x); out[o] = x
     return out
 
-# %% ../nbs/01a_cache.ipynb #773809c8
+# %% ../nbs/01a_cache.ipynb #b1da46e0
 class CachedDL(TPUDL):
-    "A `TPUDL` whose batches are gathered whole from an `ImageCache`; a `new` loader over another dataset reads files"
+    "A `TPUDL` whose batches are gathered from an `ImageCache`"
     def __init__(self, dataset=None,
                  cache:ImageCache=None, # the cache holding the images of `dataset`
                  rows=None, # `rows[i]`: the cache row of `dataset[i]`
@@ -337,10 +344,10 @@ class CachedDL(TPUDL):
             kwargs = {'cache': self.cache, 'rows': self.rows, 'targets': self.targets, **kwargs}
         return super().new(dataset, cls, **kwargs)
 
-# %% ../nbs/01a_cache.ipynb #c97651fb
+# %% ../nbs/01a_cache.ipynb #e704b025
 @patch
 def create_batches(self:CachedDL, samps):
-    "The batches of the epoch's indices `samps`, each one gather of images and targets; padding as `TPUMixin`'s"
+    "The batches of `samps`, each one gather of images and targets"
     if self.cache is None: yield from super(CachedDL, self).create_batches(samps); return
     idx = list(samps)
     pad = np.fromiter((isinstance(o, PadIdx) for o in idx), bool, len(idx))   # a shard's evening-out repeats
@@ -351,27 +358,27 @@ def create_batches(self:CachedDL, samps):
         y = self.targets[i]; y[p] = PAD_TARGET
         yield TensorImage(torch.from_numpy(_take(self.cache.images, self.rows[i]))),TensorCategory(torch.from_numpy(y))
 
-# %% ../nbs/01a_cache.ipynb #5bf9caca
+# %% ../nbs/01a_cache.ipynb #7fabac30
 @patch
 def shuffle_fn(self:CachedDL, idxs):
-    "fastai's shuffle, drawn by numpy from fastai's seeded `self.rng`: a million indices in milliseconds, not seconds"
+    "fastai's shuffle, drawn by numpy"
     return np.random.default_rng(self.rng.getrandbits(64)).permutation(np.asarray(idxs)).tolist()
 
-# %% ../nbs/01a_cache.ipynb #e83d871b
+# %% ../nbs/01a_cache.ipynb #a68d0620
 def _cached_dl(dl, cache, row_of):
-    "`dl` (a `TPUDL` over files) as a `CachedDL` reading `cache`, whose row for file `f` is `row_of[str(f)]`"
+    "`dl` (a `TPUDL` over files) as a `CachedDL` reading `cache`"
     rows = np.fromiter((row_of[str(f)] for f in dl.dataset.items), np.int64, len(dl.dataset))
     o2i = dl.vocab.o2i
     targets = np.array([o2i[cache.labels[r]] for r in rows], dtype=np.int64)
-    return dl.new(cls=CachedDL, cache=cache, rows=rows, targets=targets)
+    return dl.new(cls=CachedDL, cache=cache, rows=rows, targets=targets)   # `row_of[str(f)]`: file `f`'s row
 
-# %% ../nbs/01a_cache.ipynb #8f70d8b2
+# %% ../nbs/01a_cache.ipynb #e61830b7
 def cache_recipe(item_tfms, # None, a fastai `Resize` or a fastai `RandomResizedCrop` (the spellings `image_dls` takes)
                  size:int, # side of the crops the model takes
                  min_scale:float|None=None, # when given: random resized crops of at least this much of the area
                  ratio=(3/4, 4/3), # range of width/height of those crops
                 ):
-    "(stored side, files' `item_tfms`, device crop or None) of the cache recipe that does what `item_tfms` does"
+    "(storage side, files' `item_tfms`, device crop) for `item_tfms`"
     if isinstance(item_tfms, RandomResizedCrop): min_scale,ratio = item_tfms.min_scale,item_tfms.ratio
     elif item_tfms is not None and not isinstance(item_tfms, Resize):
         raise ValueError(f"item_tfms={item_tfms!r}: the cache does Resize(size) or RandomResizedCrop(size, min_scale) "
@@ -383,31 +390,27 @@ def cache_recipe(item_tfms, # None, a fastai `Resize` or a fastai `RandomResized
     if min_scale is None: return size,Resize(size, method='squish'),None
     return storage_size(size),RandomResizedCrop(size, min_scale, ratio),CachedCrop(size, min_scale, ratio)
 
-# %% ../nbs/01a_cache.ipynb #7e0b4d22
+# %% ../nbs/01a_cache.ipynb #592e6559
+@delegates(image_dls, but=['cache'])
 def cached_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
                size:int=224, # side of the (square) crops the model takes
-               bs:int=128, # batch size, for every loader
-               train:str='train', valid:str='valid', # names of the split folders
-               valid_pct:float=None, # fraction held out at random when there is no `valid/`
-               seed:int=42, # seed of that split
                item_tfms=None, # None or `Resize(size, method='squish')`; `RandomResizedCrop(size, min_scale)`: crops
                batch_tfms=None, # transforms of whole batches, run on the device after the crop (e.g. `02_augment`'s)
                stats='imagenet', # 'imagenet', 'data' (`channel_stats`), None (no `Normalize`), or `(mean, std)`
                device=None, # where batches go: a device, a backend name, or None for `get_backend()`'s
                num_workers:int=None, # threads decoding the images when the cache is built (default: every core)
-               verify:bool=True, # decode every image once before training (cached), skipping unreadable ones
                verbose:bool=True, # print the class balance, what was skipped, and the cache
                min_scale:float|None=None, # a number: random resized crops of at least this much of the area
                ratio=(3/4, 4/3), # range of width/height of those crops
                cache_dir=None, # where caches live (default: `tpu_vision_home()/'cache'`)
                verify_cache:bool=False, # check every cached row against its checksum, not 64 at random
                rebuild_cache:bool=False, # decode the images again even if a current cache exists
+               **kwargs, # `image_dls`' own: `bs`, `train`, `valid`, `valid_pct`, `seed`, `verify`
               ) -> DataLoaders:
-    "`image_dls` whose train and valid batches are slices of a decoded-image cache, cropped to `size` on the device"
+    "`image_dls` whose batches are slices of a decoded-image cache"
     storage,files_tfm,crop = cache_recipe(item_tfms, size, min_scale, ratio)
-    dls = image_dls(path, size, bs, train, valid, valid_pct, seed, item_tfms=files_tfm,
-                    batch_tfms=[*L(crop), *L(batch_tfms)], stats=None, device='cpu',
-                    num_workers=0, verify=verify, verbose=False)
+    dls = image_dls(path, size, item_tfms=files_tfm, batch_tfms=[*L(crop), *L(batch_tfms)], stats=None,
+                    device='cpu', num_workers=0, verbose=False, **kwargs)
     cache = image_cache(dls.scan, storage, cache_dir, num_workers, verbose, verify_cache, rebuild_cache)
     row_of = {str(f):i for i,f in enumerate(dls.scan.items)}
     dls = with_loaders(dls, [_cached_dl(dl, cache, row_of) for dl in dls.loaders])

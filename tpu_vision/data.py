@@ -23,8 +23,8 @@ __all__ = ['FASHION_CLASSES', 'FASHION_FILES', 'FASHION_DIRS', 'FASHION_URL', 'P
            'StorageError', 'disk_error', 'atomic_dir', 'write_image_folder', 'sample_data', 'fashion_mnist_idx',
            'fashion_mnist', 'to_rgb', 'BadImageError', 'load_rgb', 'RGBImage', 'check_image', 'check_images',
            'FolderLabel', 'FolderScan', 'scan_folder', 'n_inputs', 'PadIdx', 'TPUMixin', 'TPUDL', 'tpu_class', 'tpu_dl',
-           'with_loaders', 'static_shapes', 'default_workers', 'channel_stats', 'norm_stats', 'as_device', 'image_dls',
-           'class_balance', 'shard']
+           'with_loaders', 'static_shapes', 'default_workers', 'channel_stats', 'norm_stats', 'as_device',
+           'cache_backend', 'image_dls', 'class_balance', 'shard']
 
 # %% ../nbs/01_data.ipynb #f258cb50
 FASHION_CLASSES = ('tshirt_top','trouser','pullover','dress','coat','sandal','shirt','sneaker','bag','ankle_boot')
@@ -33,9 +33,9 @@ FASHION_FILES = {'train': ('train-images-idx3-ubyte.gz','train-labels-idx1-ubyte
 FASHION_DIRS = ('/usr/share/datasets/fashion-mnist',)
 FASHION_URL = 'http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/'
 
-# %% ../nbs/01_data.ipynb #86cee6aa
+# %% ../nbs/01_data.ipynb #5f21d2c9
 def read_idx(fn) -> np.ndarray:
-    "The array of unsigned bytes stored in the IDX file `fn` (gzipped or not), as in MNIST and Fashion-MNIST"
+    "The array of bytes stored in the IDX file `fn`"
     fn = Path(fn)
     try:
         with (gzip.open if fn.suffix == '.gz' else open)(fn, 'rb') as f: d = f.read()
@@ -49,15 +49,15 @@ def read_idx(fn) -> np.ndarray:
                          "download it again")
     return np.frombuffer(d, np.uint8, offset=off).reshape(shape)
 
-# %% ../nbs/01_data.ipynb #1051ad4b
+# %% ../nbs/01_data.ipynb #a719a4bd
 def tpu_vision_home() -> Path:
-    "Where `tpu_vision` keeps what it writes: `$TPU_VISION_HOME`, else `$XDG_CACHE_HOME/tpu_vision` or `~/.cache/...`"
+    "Where `tpu_vision` keeps what it writes"
     if os.environ.get('TPU_VISION_HOME'): return Path(os.environ['TPU_VISION_HOME']).expanduser()
     return Path(os.environ.get('XDG_CACHE_HOME') or '~/.cache').expanduser()/'tpu_vision'
 
-# %% ../nbs/01_data.ipynb #3d9d07ec
+# %% ../nbs/01_data.ipynb #6df23ecc
 class StorageError(OSError, ValueError):
-    "A write that failed because the disk is full or the folder is read-only; its message names the path and what to do"
+    "A write that failed because the disk is full or read-only"
     def __str__(self): return self.strerror
 
 # %% ../nbs/01_data.ipynb #5a09b83b
@@ -65,20 +65,20 @@ _DISK_WHY = {errno.ENOSPC: 'no space left on the disk', errno.EDQUOT: 'over the 
              errno.EROFS: 'a read-only file system', errno.EACCES: 'permission denied',
              errno.EPERM: 'permission denied'}
 
-# %% ../nbs/01_data.ipynb #96b8c62f
+# %% ../nbs/01_data.ipynb #3e2a3a3c
 def disk_error(e:OSError, # what a write raised
                dest, # the file or folder being written
               ) -> OSError:
-    "`e` as a one-line `StorageError` naming `dest` and `$TPU_VISION_HOME` if the disk is full or read-only, else `e`"
+    "`e` as a one-line `StorageError` for a full or read-only disk"
     why,fn = _DISK_WHY.get(e.errno),str(e.filename or '')
     mine = not fn or fn.startswith(str(Path(dest).parent))   # a permission error on a file we only read is not ours
     if why is None or isinstance(e, StorageError) or (e.errno in (errno.EACCES, errno.EPERM) and not mine): return e
     return StorageError(e.errno, f"Cannot write {dest}: {why}{f' ({fn})' if fn else ''}. Free some space or make it "
                         f"writable, or set $TPU_VISION_HOME (now {tpu_vision_home()}) to a folder on a disk that is")
 
-# %% ../nbs/01_data.ipynb #909a7cd6
+# %% ../nbs/01_data.ipynb #c0389ea0
 def _swap_in(tmp, dest):
-    "Rename folder `tmp` to `dest`; a `dest` already there (an older copy, or another process's) is removed first"
+    "Rename folder `tmp` to `dest`, replacing a `dest` already there"
     for _ in range(100):
         try: return os.rename(tmp, dest)
         except OSError as e:
@@ -89,11 +89,11 @@ def _swap_in(tmp, dest):
         shutil.rmtree(old, ignore_errors=True)
     raise OSError(f"{dest} keeps being replaced by other processes: could not put a complete copy in place")
 
-# %% ../nbs/01_data.ipynb #b41bbec2
+# %% ../nbs/01_data.ipynb #c73fea46
 def atomic_dir(dest, # the folder to create or replace
                write, # `write(tmp)` fills the temporary folder `tmp`
               ) -> Path:
-    "Fill a temporary folder with `write(tmp)`, then rename it to `dest`: `dest` is absent, the old one, or complete"
+    "Fill a temporary folder with `write(tmp)`, rename it to `dest`"
     dest = Path(dest)
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -103,13 +103,18 @@ def atomic_dir(dest, # the folder to create or replace
     except OSError as e: raise disk_error(e, dest)
     return dest
 
-# %% ../nbs/01_data.ipynb #a7c5a52d
+# %% ../nbs/01_data.ipynb #018809d8
+def _marker(dest):
+    try: return (Path(dest)/'.tpu_vision').read_text()
+    except OSError: return None
+
+# %% ../nbs/01_data.ipynb #25d02637
 def write_image_folder(dest, # the folder to write (replaced if present)
                        splits:dict, # `{'train': (images, labels), ...}`: uint8 arrays `(n,h,w[,c])`, class indices
                        classes, # class names; `labels` index into them
                        marker:str=None, # text kept in `dest/.tpu_vision`, to tell later whether `dest` is current
                       ) -> Path:
-    "Write `splits` as PNG files `dest/<split>/<class>/<index>.png`, atomically"
+    "Write `splits` as PNG files `dest/<split>/<class>/*.png`"
     def write(tmp):
         for split,(xs,ys) in splits.items():
             for c in classes: (tmp/split/c).mkdir(parents=True)
@@ -118,31 +123,37 @@ def write_image_folder(dest, # the folder to write (replaced if present)
         if marker is not None: (tmp/'.tpu_vision').write_text(marker)
     return atomic_dir(dest, write)
 
-# %% ../nbs/01_data.ipynb #018809d8
-def _marker(dest):
-    try: return (Path(dest)/'.tpu_vision').read_text()
-    except OSError: return None
-
 # %% ../nbs/01_data.ipynb #fbe108dd
 def _package_file(name): return Path(str(importlib.resources.files('tpu_vision')))/'assets'/name
 
-# %% ../nbs/01_data.ipynb #75fbf7c1
+# %% ../nbs/01_data.ipynb #b92a3549
+def _npz_splits(npz):
+    "The `{split: (images, labels)}` and the class names stored in `npz`"
+    d = np.load(npz)
+    return {s:(d[f'x_{s}'], d[f'y_{s}']) for s in ('train','valid')},[str(c) for c in d['classes']]
+
+# %% ../nbs/01_data.ipynb #0bc0c943
 def sample_data(dest=None, # where to write it (default: `tpu_vision_home()/'fashion_mnist_sample'`)
                ) -> Path:
-    "Folder of the Fashion-MNIST sample shipped in the package: 10 classes, 100 train + 30 valid 28 px images each"
+    "Folder of the Fashion-MNIST sample shipped in the package"
     npz = _package_file('fashion_mnist_sample.npz')
     dest,sig = Path(dest or tpu_vision_home()/'fashion_mnist_sample'),hashlib.sha1(npz.read_bytes()).hexdigest()[:16]
     if _marker(dest) == sig: return dest
-    d = np.load(npz)
-    splits = {s:(d[f'x_{s}'], d[f'y_{s}']) for s in ('train','valid')}
-    return write_image_folder(dest, splits, [str(c) for c in d['classes']], marker=sig)
+    return write_image_folder(dest, *_npz_splits(npz), marker=sig)
 
-# %% ../nbs/01_data.ipynb #4177fa8a
+# %% ../nbs/01_data.ipynb #2e575331
+def _download(url, d, names):
+    "Fetch the files `names` missing in folder `d` from `url`, atomically"
+    for f in names:
+        if not (d/f).exists(): atomic_write(d/f, lambda p: urllib.request.urlretrieve(url.rstrip('/')+'/'+f, p))
+    return d
+
+# %% ../nbs/01_data.ipynb #09e3d686
 def fashion_mnist_idx(path=None, # a folder to look in (default: `FASHION_DIRS`, then `tpu_vision_home()`)
                       download:bool=False, # fetch the files from `url` if they are nowhere to be found
                       url:str=FASHION_URL, # where to fetch them from
                      ) -> Path:
-    "The folder holding the Fashion-MNIST IDX files, downloading them from `url` if asked"
+    "The folder of the Fashion-MNIST IDX files, downloaded if asked"
     names = [f for fs in FASHION_FILES.values() for f in fs]
     cands = [Path(path)] if path else [*map(Path, FASHION_DIRS), tpu_vision_home()/'fashion_mnist_idx']
     for d in cands:
@@ -150,43 +161,44 @@ def fashion_mnist_idx(path=None, # a folder to look in (default: `FASHION_DIRS`,
     if not download: raise FileNotFoundError(f"The Fashion-MNIST IDX files ({', '.join(names)}) are not in "
         f"{' or '.join(map(str, cands))}. Install them with `apt install dataset-fashion-mnist` (Debian/Ubuntu), pass "
         f"the folder that holds them as `path=`, or pass `download=True` to fetch them from {url}.")
-    d = tpu_vision_home()/'fashion_mnist_idx'
-    for f in names:
-        if not (d/f).exists(): atomic_write(d/f, lambda p: urllib.request.urlretrieve(url.rstrip('/')+'/'+f, p))
-    return d
+    return _download(url, tpu_vision_home()/'fashion_mnist_idx', names)
 
-# %% ../nbs/01_data.ipynb #6afa18b5
+# %% ../nbs/01_data.ipynb #38a4f125
 def fashion_mnist(path=None, # folder with the IDX files (default: `FASHION_DIRS`, then the cache)
                   dest=None, # where to write the images (default: in `tpu_vision_home()`)
                   limit:int=None, # only the first `limit` images of each split
                   download:bool=False, # fetch the IDX files from `url` if they are nowhere to be found
                   url:str=FASHION_URL) -> Path:
-    "Folder of Fashion-MNIST as `train/<class>/*.png` (60,000) and `valid/<class>/*.png` (10,000), written once"
+    "Folder of Fashion-MNIST as PNG files, written once"
     dest = Path(dest or tpu_vision_home()/('fashion_mnist' + (f'_{limit}' if limit else '')))
     if _marker(dest) == f'fashion_mnist {limit}': return dest
     src = fashion_mnist_idx(path, download, url)
     splits = {s:(read_idx(src/xf)[:limit], read_idx(src/yf)[:limit]) for s,(xf,yf) in FASHION_FILES.items()}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker=f'fashion_mnist {limit}')
 
-# %% ../nbs/01_data.ipynb #85dcb411
+# %% ../nbs/01_data.ipynb #130a6e00
+def _to_8bit(im):
+    "16-bit and float images of `im`'s mode scaled to 8 bits; others as they are"
+    if im.mode.startswith('I'): a = np.asarray(im, dtype=np.float32)/257
+    elif im.mode == 'F': a = np.asarray(im, dtype=np.float32); a = a*255 if a.max() <= 1 else a
+    else: return im
+    return Image.fromarray(a.round().clip(0,255).astype(np.uint8))
+
+# %% ../nbs/01_data.ipynb #423dcbac
 def to_rgb(im:Image.Image) -> Image.Image:
-    "`im` as 8-bit RGB: greyscale copied to 3 channels, 16-bit and float scaled to 8 bits, transparency over white"
+    "`im` as 8-bit RGB, by the rules of the table above"
     if im.mode == 'RGB' and 'transparency' not in im.info: return im
-    if im.mode.startswith('I'):
-        im = Image.fromarray((np.asarray(im, dtype=np.float32)/257).round().clip(0,255).astype(np.uint8))
-    elif im.mode == 'F':
-        a = np.asarray(im, dtype=np.float32)
-        im = Image.fromarray((a*255 if a.max() <= 1 else a).round().clip(0,255).astype(np.uint8))
+    im = _to_8bit(im)
     if im.mode in ('RGBA','LA','PA','RGBa','La') or 'transparency' in im.info:
         im = Image.alpha_composite(Image.new('RGBA', im.size, (255,255,255,255)), im.convert('RGBA'))
     return im.convert('RGB')
 
-# %% ../nbs/01_data.ipynb #0b3141de
-class BadImageError(ValueError): "An image file that cannot be decoded; the message names the file and what to do"
+# %% ../nbs/01_data.ipynb #d2d36c09
+class BadImageError(ValueError): "An image file that cannot be decoded"
 
-# %% ../nbs/01_data.ipynb #c65dc71a
+# %% ../nbs/01_data.ipynb #576f0e5d
 def load_rgb(fn) -> Image.Image:
-    "Open image file `fn` as 8-bit RGB by the rules of `to_rgb`; an unreadable file raises `BadImageError` naming it"
+    "Open image file `fn` as 8-bit RGB by the rules of `to_rgb`"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # Pillow's palette-transparency and EXIF warnings
@@ -197,9 +209,9 @@ def load_rgb(fn) -> Image.Image:
         raise BadImageError(f"{fn} cannot be read as an image ({type(e).__name__}: {e}). Replace or delete it; "
                             "`image_dls` finds and skips such files when it checks the folder (`verify=True`).") from e
 
-# %% ../nbs/01_data.ipynb #cf1b8014
+# %% ../nbs/01_data.ipynb #1403e658
 class RGBImage(PILImage):
-    "A fastai `PILImage` opened with `load_rgb`: any mode becomes 8-bit RGB, an unreadable file is an error naming it"
+    "A fastai `PILImage` opened with `load_rgb`"
     @classmethod
     def create(cls, fn:Path|str|Tensor|ndarray|bytes|Image.Image, **kwargs):  # what `predict` takes, as `PILImage`
         if isinstance(fn, (str, Path)): return cls(load_rgb(fn))
@@ -216,13 +228,18 @@ def check_image(fn) -> str|None:
                 im.draft(im.mode, (64,64)); im.load()
     except Exception as e: return f'{type(e).__name__}: {e}'
 
-# %% ../nbs/01_data.ipynb #a82dd1f8
+# %% ../nbs/01_data.ipynb #4334388c
 def _remember(fn, seen):
-    "Write the verdicts `seen` to `fn`, or warn in one line that they cannot be kept"
+    "Write the verdicts `seen` to `fn`, or warn"
     try: atomic_write(fn, lambda p: p.write_text(json.dumps(seen)))
     except OSError as e: warnings.warn(f"{disk_error(e, fn)} (the image checks are not remembered)", stacklevel=3)
 
-# %% ../nbs/01_data.ipynb #dfa44dbc
+# %% ../nbs/01_data.ipynb #fc82462d
+def _sig(fn):
+    "The size and modification time (ns) of file `fn`"
+    s = os.stat(fn); return [s.st_size, s.st_mtime_ns]
+
+# %% ../nbs/01_data.ipynb #17af789c
 def check_images(files, # image files
                  cache=None, # JSON file remembering files already checked (size, mtime, verdict)
                  n_workers:int=None, # threads (default: `defaults.cpus`; none below 1,000 files)
@@ -230,7 +247,7 @@ def check_images(files, # image files
     "`{file: reason}` for each of `files` that cannot be decoded"
     files,cache = [str(f) for f in files],Path(cache) if cache else None
     seen = json.loads(cache.read_text()) if cache and cache.exists() else {}
-    sig = {f:(lambda s: [s.st_size, s.st_mtime_ns])(os.stat(f)) for f in files}
+    sig = {f:_sig(f) for f in files}
     todo = [f for f in files if seen.get(f, [None,None])[:2] != sig[f]]
     nw = ifnone(n_workers, defaults.cpus) if len(todo) > 1000 else 0
     for f,r in zip(todo, parallel(check_image, todo, n_workers=nw, threadpool=True, progress=False)):
@@ -238,26 +255,30 @@ def check_images(files, # image files
     if cache and todo: _remember(cache, seen)
     return {Path(f):seen[f][2] for f in files if seen[f][2]}
 
-# %% ../nbs/01_data.ipynb #e6a9376b
+# %% ../nbs/01_data.ipynb #57ebcb98
 class FolderLabel:
-    "Label of an image file: the name of its folder `depth` levels below `root` (`parent_label` for a flat layout)"
+    "Label of a file: its folder `depth` levels below `root`"
     def __init__(self, root, depth=0):
         self.root,self.depth,self.__name__ = Path(root),depth,'FolderLabel'  # a name: fastai then pickles it as is
     def __call__(self, o): return Path(o).relative_to(self.root).parts[self.depth]
     def __repr__(self): return f'FolderLabel(depth={self.depth})'
 
-# %% ../nbs/01_data.ipynb #2715b912
+# %% ../nbs/01_data.ipynb #22e08af5
 class FolderScan:
-    "What `scan_folder` found: usable images with labels and split, and what was skipped and why"
+    "What `scan_folder` found, and what it skipped"
     def __init__(self, path, items, labels, is_valid, classes, bad, ignored, empty, depth, hidden=None):
         store_attr(); self.hidden = hidden or {}   # `{folder: images in it}` of the hidden folders skipped
-    @property
-    def splits(self):
-        "Indices of the training and validation items"
-        return [i for i,v in enumerate(self.is_valid) if not v],[i for i,v in enumerate(self.is_valid) if v]
-    @property
-    def labeller(self): return FolderLabel(self.path, self.depth)
     def __repr__(self): return self.report()
+
+# %% ../nbs/01_data.ipynb #186d09b7
+@patch(as_prop=True)
+def splits(self:FolderScan):
+    "Indices of the training and validation items"
+    return [i for i,v in enumerate(self.is_valid) if not v],[i for i,v in enumerate(self.is_valid) if v]
+
+# %% ../nbs/01_data.ipynb #f5b6c15a
+@patch(as_prop=True)
+def labeller(self:FolderScan): "The `FolderLabel` of the images"; return FolderLabel(self.path, self.depth)
 
 # %% ../nbs/01_data.ipynb #489899f0
 @patch
@@ -268,7 +289,15 @@ def counts(self:FolderScan) -> pd.DataFrame:
     df.index.name,df.columns.name = None,None
     return df
 
-# %% ../nbs/01_data.ipynb #66b198e8
+# %% ../nbs/01_data.ipynb #5d7c3e3d
+def _bad_lines(bad, rel, max_rows):
+    "Report lines for the unreadable files `bad`, at most `max_rows` of them"
+    if not bad: return []
+    lines = [f"  {rel(f)}: {r}" for f,r in list(bad.items())[:max_rows]]
+    more = [f"  ... and {len(bad)-max_rows} more"] if len(bad) > max_rows else []
+    return [f"skipped {len(bad)} unreadable file{'s'*(len(bad)>1)}:"] + lines + more
+
+# %% ../nbs/01_data.ipynb #2a23a90c
 @patch
 def report(self:FolderScan, max_rows:int=20) -> str:
     "The class balance and every skipped or ignored file, as text"
@@ -276,25 +305,22 @@ def report(self:FolderScan, max_rows:int=20) -> str:
     out = [f"{self.path}: {len(self.classes)} classes, {n['train'].sum()} train + {n['valid'].sum()} valid images"]
     if len(n) <= max_rows: out.append(n.to_string())
     else: out.append(n.describe().loc[['min','50%','max']].rename(index={'50%':'median'}).astype(int).to_string())
-    if self.bad:
-        out.append(f"skipped {len(self.bad)} unreadable file{'s'*(len(self.bad)>1)}:")
-        out += [f"  {rel(f)}: {r}" for f,r in list(self.bad.items())[:max_rows]]
-        if len(self.bad) > max_rows: out.append(f"  ... and {len(self.bad)-max_rows} more")
+    out += _bad_lines(self.bad, rel, max_rows)
     if self.ignored:
         out.append(f"ignored {len(self.ignored)} file(s) without an image extension, e.g. {rel(self.ignored[0])}")
     if self.empty: out.append(f"not classes (no usable image): {', '.join(map(rel, self.empty))}")
     if self.hidden: out.append(_hidden_note(self.hidden, rel))
     return '\n'.join(out)
 
-# %% ../nbs/01_data.ipynb #e62e49a4
+# %% ../nbs/01_data.ipynb #e126a98b
 def _hidden_note(hidden, rel=str):
-    "One line listing the hidden folders skipped (`{folder: images}`) and why"
+    "One line listing the hidden folders skipped, and why"
     return (f"skipped {len(hidden)} hidden folder(s) (a name starting with '.'; rename to use its images): "
             + ', '.join(f'{rel(d)} ({n} images)' for d,n in hidden.items()))
 
-# %% ../nbs/01_data.ipynb #be48979a
+# %% ../nbs/01_data.ipynb #9c570fd6
 def _warn_dropped(path, hidden, empty, bad):
-    "Warn about the folders whose images `scan_folder` dropped: hidden ones, and classes with no readable image"
+    "Warn about the folders whose images `scan_folder` dropped"
     if hid := {d:n for d,n in hidden.items() if n}: warnings.warn(f"{path}: {_hidden_note(hid)}")
     if lost := {d:n for d in empty if (n := sum(Path(f).is_relative_to(d) for f in bad))}:
         warnings.warn(f"{path}: skipped class folder(s) none of whose images can be read: "
@@ -303,24 +329,29 @@ def _warn_dropped(path, hidden, empty, bad):
 # %% ../nbs/01_data.ipynb #18d4c1e1
 def _class_dirs(root): return sorted(d for d in Path(root).iterdir() if d.is_dir() and not d.name.startswith('.'))
 
-# %% ../nbs/01_data.ipynb #5c814eb2
-def _layout(path, train, valid, valid_pct):
-    "(`{split: folder}`, depth of the class folders, `valid_pct`) of the dataset folder `path`"
-    if not (path/train).is_dir(): return {train: path},0,ifnone(valid_pct, 0.2)   # one folder per class
-    if valid_pct is not None: return {train: path/train},1,valid_pct
-    if (path/valid).is_dir(): return {train: path/train, valid: path/valid},1,None
+# %% ../nbs/01_data.ipynb #b25894dd
+def _no_valid(path, train, valid):
+    "The error for a `train/` without `valid/`, saying what to do"
     alt = [o.name for o in _class_dirs(path) if o.name in ('val','validation','valid','test') and o.name != train]
     todo = f"Pass valid={alt[0]!r} to use `{alt[0]}/`, or " if alt else \
            f"Create `{path/valid}/<class>/` with validation images, or "
-    raise FileNotFoundError(f"{path} has `{train}/` but no `{valid}/` folder. " + todo +
-                            f"pass valid_pct=0.2 to hold out 20% of `{train}/` at random.")
+    return FileNotFoundError(f"{path} has `{train}/` but no `{valid}/` folder. " + todo +
+                             f"pass valid_pct=0.2 to hold out 20% of `{train}/` at random.")
 
-# %% ../nbs/01_data.ipynb #b66388e7
+# %% ../nbs/01_data.ipynb #541d777e
+def _layout(path, train, valid, valid_pct):
+    "(`{split: folder}`, depth of the classes, `valid_pct`) of `path`"
+    if not (path/train).is_dir(): return {train: path},0,ifnone(valid_pct, 0.2)   # one folder per class
+    if valid_pct is not None: return {train: path/train},1,valid_pct
+    if (path/valid).is_dir(): return {train: path/train, valid: path/valid},1,None
+    raise _no_valid(path, train, valid)
+
+# %% ../nbs/01_data.ipynb #81851b5c
 def _files(d,
            hidden:list=None, # the hidden folders below `d` are appended to it
           ):
-    "Image files and other files below folder `d`, hidden ones left out, as sorted strings (pathlib: slow for millions)"
-    imgs,other = [],[]
+    "Image files and other files below folder `d`"
+    imgs,other = [],[]   # hidden ones left out; strings, not `Path`s: pathlib is slow for millions of files
     for root,dirs,fs in os.walk(d, followlinks=True):
         if hidden is not None: hidden += [os.path.join(root, o) for o in dirs if o.startswith('.')]
         dirs[:] = [o for o in dirs if not o.startswith('.')]
@@ -329,23 +360,28 @@ def _files(d,
             (imgs if os.path.splitext(f)[1].lower() in image_extensions else other).append(os.path.join(root, f))
     return sorted(imgs),sorted(other)
 
-# %% ../nbs/01_data.ipynb #1eaf9533
+# %% ../nbs/01_data.ipynb #2b27c709
+def _no_loose(root):
+    "Raise if images lie directly in folder `root`, outside any class folder"
+    loose = get_image_files(root, recurse=False)
+    if loose: raise ValueError(f"{len(loose)} image(s) directly in {root} have no class folder, e.g. "
+                               f"{loose[0].name}. Move each into {root}/<class>/: the folder's name is the label.")
+
+# %% ../nbs/01_data.ipynb #11f1e9a4
 def _collect(roots, hidden:list=None):
-    "Images, their labels and splits, and the other files, in the class folders of `roots`; hidden folders to `hidden`"
+    "Images, labels, splits, other files in the classes of `roots`"
     items,labels,split,ignored = [],[],[],[]
     for s,root in roots.items():
         if hidden is not None: hidden += [str(d) for d in Path(root).iterdir() if d.is_dir() and d.name.startswith('.')]
-        loose = get_image_files(root, recurse=False)
-        if loose: raise ValueError(f"{len(loose)} image(s) directly in {root} have no class folder, e.g. "
-                                   f"{loose[0].name}. Move each into {root}/<class>/: the folder's name is the label.")
+        _no_loose(root)
         for d in _class_dirs(root):
             fs,other = _files(d, hidden)
             items += fs; labels += [d.name]*len(fs); split += [s]*len(fs); ignored += map(Path, other)
     return items,labels,split,ignored
 
-# %% ../nbs/01_data.ipynb #1ae8acec
+# %% ../nbs/01_data.ipynb #a55f5367
 def _train_classes(path, labels, split, train, valid, items):
-    "The classes with training images; one with images only in `valid/` is an error saying what to do"
+    "The classes with training images; an error for one with none"
     classes = sorted(set(l for l,s in zip(labels, split) if s == train))
     only_valid = sorted(set(labels) - set(classes))
     if only_valid:
@@ -356,23 +392,26 @@ def _train_classes(path, labels, split, train, valid, items):
                                                        if len(only_valid) > 1 else ''))
     return classes
 
-# %% ../nbs/01_data.ipynb #aed42a67
+# %% ../nbs/01_data.ipynb #7a252560
 def _split_random(labels, valid_pct, seed):
-    "Per class, `valid_pct` of the items at random (seeded) go to validation; at least one stays in training"
+    "Per class, `valid_pct` of the items at random go to validation"
     rng,is_valid = random.Random(seed),[False]*len(labels)
     for c in sorted(set(labels)):
         idx = [i for i,l in enumerate(labels) if l == c]; rng.shuffle(idx)
         for i in idx[:min(round(len(idx)*valid_pct), len(idx)-1)]: is_valid[i] = True
     return is_valid
 
-# %% ../nbs/01_data.ipynb #37372c77
+# %% ../nbs/01_data.ipynb #9211ef5b
+def _checks_file(path): return tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')
+
+# %% ../nbs/01_data.ipynb #40a4db04
 def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>/*`), or one folder per class
                 train:str='train', valid:str='valid', # names of the split folders
                 valid_pct:float=None, # split at random: one folder per class (default 0.2), or `train/` alone
                 seed:int=42, # seed of the random split
                 verify:bool=True, # decode every image once (results cached in `tpu_vision_home()/'checked'`)
                ) -> FolderScan:
-    "Find the images, labels and split of `path`; skip unreadable files and raise on layout errors, saying what to do"
+    "Find the images, labels and split of `path`, or say what is wrong"
     path = Path(path).expanduser().resolve()
     if not path.is_dir(): raise FileNotFoundError(
         f"{path} is not a folder: pass the folder holding `{train}/` and `{valid}/`, or one folder per class")
@@ -383,8 +422,7 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     hidden = {Path(d): len(_files(d)[0]) for d in sorted(hidden)}
     if not items: raise FileNotFoundError(f"No images in {path} (looked in {', '.join(map(str, roots.values()))}): "
                                           f"use one folder per class, e.g. {path}/{train}/<class>/*.jpg")
-    checked = tpu_vision_home()/'checked'/(hashlib.sha1(str(path).encode()).hexdigest()[:16]+'.json')
-    bad = check_images(items, cache=checked) if verify else {}
+    bad = check_images(items, cache=_checks_file(path)) if verify else {}
     bad_s = set(map(str, bad))
     keep = [i for i,f in enumerate(items) if f not in bad_s]
     items,labels,split = [Path(items[i]) for i in keep],[labels[i] for i in keep],[split[i] for i in keep]
@@ -397,14 +435,14 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
 # %% ../nbs/01_data.ipynb #9768ec63
 PAD_TARGET = -100  # the target of padding rows: `nn.CrossEntropyLoss`'s default `ignore_index`
 
-# %% ../nbs/01_data.ipynb #8fdb8f7f
+# %% ../nbs/01_data.ipynb #f3217daf
 def n_inputs(dl) -> int:
-    "How many elements of a batch of `dl` are inputs (the rest are targets)"
+    "How many elements of a batch of `dl` are inputs"
     return getattr(dl.dataset, 'n_inp', None) or getattr(dl, '_n_inp', 1)
 
-# %% ../nbs/01_data.ipynb #f0605ade
+# %% ../nbs/01_data.ipynb #9f659255
 def _pad_targets(b, rows, n_inp):
-    "Batch `b` with the targets (the elements after the first `n_inp`) of `rows` (all if `None`) set to `PAD_TARGET`"
+    "Batch `b` with the targets of `rows` set to `PAD_TARGET`"
     def pad(t):
         if not isinstance(t, Tensor): return PAD_TARGET
         t = t.clone()
@@ -413,12 +451,12 @@ def _pad_targets(b, rows, n_inp):
         return t
     return type(b)(o if i < n_inp else apply(pad, o) for i,o in enumerate(b)) if isinstance(b, tuple) else b
 
-# %% ../nbs/01_data.ipynb #258b54e1
-class PadIdx(int): "Index of an item repeated only to even out shards: its targets become `PAD_TARGET`"
+# %% ../nbs/01_data.ipynb #7b55f1d9
+class PadIdx(int): "Index of an item repeated only to even out shards"
 
-# %% ../nbs/01_data.ipynb #417f7bac
+# %% ../nbs/01_data.ipynb #7bd6dd99
 class TPUMixin:
-    "`TfmdDL` mixin: pad the last batch (`pad`), load through `Backend.prefetch` (`prefetch`), be shard `rank`"
+    "`TfmdDL` mixin: padded last batch, device prefetch, sharding"
     _tpu_attrs = ('pad','prefetch','rank','world_size','seed')
     def __init__(self, dataset=None, pad:bool=False, prefetch:bool=True, rank:int=0, world_size:int=1, seed:int=0,
                  **kwargs):
@@ -428,24 +466,31 @@ class TPUMixin:
             if self.n is None: raise ValueError("Sharding needs a dataset with a length")
             self.n_total,self.n = self.n,(self.n//world_size if self.drop_last else -(-self.n//world_size))
 
-    def new(self, dataset=None, cls=None, **kwargs):
-        "fastai's `new`, keeping `pad`, `prefetch`, `rank`, `world_size` and `seed` when `cls` is a `TPUMixin` too"
-        if issubclass(cls or type(self), TPUMixin): kwargs = {**{k:getattr(self, k) for k in self._tpu_attrs}, **kwargs}
-        return super().new(dataset, cls, **kwargs)
+class TPUDL(TPUMixin, TfmdDL): "fastai's `TfmdDL` with `TPUMixin`"
 
-    def create_batch(self, b):
-        "Collate the items `b`; with `pad`, a short last batch gets copies of its last item, targets `PAD_TARGET`"
-        n = len(b)
-        if not (self.pad and self.bs and 0 < n < self.bs) or getattr(self, '_no_pad', False):
-            return super().create_batch(b)
-        return _pad_targets(super().create_batch(list(b) + [b[-1]]*(self.bs-n)), slice(n, None), n_inputs(self))
+# %% ../nbs/01_data.ipynb #7ef82c15
+@patch
+def new(self:TPUMixin, dataset=None, cls=None, **kwargs):
+    "fastai's `new`, keeping `pad`, `prefetch`, `rank`, `world_size` and `seed`"
+    if issubclass(cls or type(self), TPUMixin): kwargs = {**{k:getattr(self, k) for k in self._tpu_attrs}, **kwargs}
+    return super(TPUMixin, self).new(dataset, cls, **kwargs)
 
-    def _one_pass(self):
-        self._no_pad = True  # fastai's type probe: one item, no need to pad it to a whole batch
-        try: super()._one_pass()
-        finally: self._no_pad = False
+# %% ../nbs/01_data.ipynb #20ad620f
+@patch
+def create_batch(self:TPUMixin, b):
+    "Collate the items `b`, padded to `bs` with `pad`"
+    n = len(b)
+    if not (self.pad and self.bs and 0 < n < self.bs) or getattr(self, '_no_pad', False):
+        return super(TPUMixin, self).create_batch(b)
+    full = super(TPUMixin, self).create_batch(list(b) + [b[-1]]*(self.bs-n))
+    return _pad_targets(full, slice(n, None), n_inputs(self))
 
-class TPUDL(TPUMixin, TfmdDL): "fastai's `TfmdDL` with `TPUMixin`: fixed-shape batches, device prefetch, sharding"
+# %% ../nbs/01_data.ipynb #1dc7bfda
+@patch
+def _one_pass(self:TPUMixin):
+    self._no_pad = True
+    try: super(TPUMixin, self)._one_pass()
+    finally: self._no_pad = False
 
 # %% ../nbs/01_data.ipynb #70b4a39a
 def tpu_class(cls):
@@ -458,42 +503,42 @@ def tpu_class(cls):
         globals()[name] = type(name, (TPUMixin, cls), {'__module__': __name__, '__doc__': doc})
     return globals()[name]
 
-# %% ../nbs/01_data.ipynb #b58d529c
+# %% ../nbs/01_data.ipynb #777097d6
 def tpu_dl(dl, **kwargs):
-    "`dl` (any fastai `TfmdDL`) as a `TPUMixin` loader; `kwargs`: `pad`, `prefetch`, `rank`, `world_size`, `TfmdDL`'s"
+    "`dl` (any fastai `TfmdDL`) as a `TPUMixin` loader"
     return dl.new(cls=tpu_class(type(dl)), **kwargs)
 
-# %% ../nbs/01_data.ipynb #b6704f0b
+# %% ../nbs/01_data.ipynb #31740f27
 def with_loaders(dls:DataLoaders, # the original
                  loaders, # the loaders of the copy
                 ) -> DataLoaders:
-    "A `DataLoaders` of `dls`'s class with `loaders`, keeping `dls`'s path, device and `scan`"
+    "A `DataLoaders` of `dls`'s class with `loaders`"
     res = type(dls)(*loaders, path=dls.path)
     for k in ('_device', 'scan'):
         if hasattr(dls, k): setattr(res, k, getattr(dls, k))
     return res
 
-# %% ../nbs/01_data.ipynb #c2964c50
+# %% ../nbs/01_data.ipynb #98717957
 def static_shapes(dls:DataLoaders,
                   pad:bool=True, # pad the last batch of the validation/test loaders (False: fastai's shapes there)
                  ) -> DataLoaders:
-    "A copy of `dls` where every batch has shape `bs`: training drops its last partial batch, the others pad theirs"
+    "A copy of `dls` where every batch has `bs` items"
     loaders = [tpu_dl(dl, drop_last=i==0, pad=pad and i>0) for i,dl in enumerate(dls.loaders)]
     if len(loaders[0]) == 0:
         raise ValueError(f"The training set has {loaders[0].n} items, fewer than bs={loaders[0].bs}: "
                          f"no full batch. Pass a batch size of at most {loaders[0].n}.")
     return with_loaders(dls, loaders)
 
-# %% ../nbs/01_data.ipynb #d71116c1
+# %% ../nbs/01_data.ipynb #cc323936
 def _backend(device):
-    "The `Backend` that owns `device`, or None if it is another device of that kind"
+    "The `Backend` that owns `device`, or None"
     device = torch.device(device)
     b = get_backend(device.type)
     return b if b.device.type == device.type and device.index in (None, b.device.index) else None
 
-# %% ../nbs/01_data.ipynb #a886974b
+# %% ../nbs/01_data.ipynb #2893b185
 def _prefetch(batches, device):
-    "Yield `batches` on `device` through its backend's `prefetch`, keeping fastai types, raising loader errors here"
+    "Yield `batches` on `device` through its backend's `prefetch`"
     b = _backend(device)
     if b is None: yield from (to_device(o, device) for o in batches); return
     stop,errs,typs = [],[],collections.deque()
@@ -512,9 +557,9 @@ def _prefetch(batches, device):
         for _ in it: pass  # let the prefetch threads finish when the loop stops early
     if errs: raise errs[0]
 
-# %% ../nbs/01_data.ipynb #10c15729
+# %% ../nbs/01_data.ipynb #88772a68
 def _after_batch(dl, b):
-    "`dl.after_batch(b)`, then free what it left in reference cycles: the next graph must not depend on when GC runs"
+    "`dl.after_batch(b)`, then collect the reference cycles it left"
     enabled = gc.isenabled(); gc.disable()
     try: b = dl.after_batch(b)
     finally:
@@ -522,10 +567,10 @@ def _after_batch(dl, b):
     gc.collect(0)
     return b
 
-# %% ../nbs/01_data.ipynb #2557e7d1
+# %% ../nbs/01_data.ipynb #ac0861b7
 @patch
 def __iter__(self:TPUMixin):
-    "fastai's `DataLoader.__iter__`, with the host→device copy done ahead by `Backend.prefetch`"
+    "fastai's `__iter__`, the copy done ahead by `Backend.prefetch`"
     self.randomize(); self.before_iter()
     self._DataLoader__idxs = self.get_idxs()  # fastai's private name for the epoch's indices
     batches = _loaders[self.fake_l.num_workers == 0](self.fake_l)
@@ -536,26 +581,26 @@ def __iter__(self:TPUMixin):
     self.after_iter()
     if hasattr(self, 'it'): del(self.it)
 
-# %% ../nbs/01_data.ipynb #87030285
+# %% ../nbs/01_data.ipynb #230b32e0
 @patch
 def one_batch(self:TPUMixin):
-    "One batch, copied without starting the prefetch threads (`show_batch`, type probes)"
+    "One batch, copied without the prefetch threads"
     old,self.prefetch = self.prefetch,False
     try: return super(TPUMixin, self).one_batch()
     finally: self.prefetch = old
 
-# %% ../nbs/01_data.ipynb #51b8cc11
+# %% ../nbs/01_data.ipynb #3ba36a59
 def default_workers() -> int:
-    "Worker processes per `DataLoader`: `$TPU_VISION_WORKERS`, else this process's share of the cores less one, <= 8"
+    "Worker processes per `DataLoader`"
     if os.environ.get('TPU_VISION_WORKERS'): return int(os.environ['TPU_VISION_WORKERS'])
     cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
     return max(0, min(8, cores // int(os.environ.get('LOCAL_WORLD_SIZE') or 1) - 1))
 
-# %% ../nbs/01_data.ipynb #6b31255c
+# %% ../nbs/01_data.ipynb #8b20e6c3
 def channel_stats(dl, # a loader of (images, ...) batches
                   n_batches:int=10, # how many of its first batches to read (None: all)
                  ) -> tuple:
-    "Per-channel mean and standard deviation of the images of the first `n_batches` batches of `dl` (scaled to 0..1)"
+    "Per-channel mean and std of the first `n_batches` of `dl`"
     s,s2,n = 0.,0.,0
     for xb,*_ in itertools.islice(dl, n_batches):
         x = xb.float().transpose(0,1).flatten(1).cpu().double()
@@ -564,31 +609,43 @@ def channel_stats(dl, # a loader of (images, ...) batches
     m = s/n
     return m.float().tolist(),(s2/n - m*m).clamp_min(0).sqrt().float().tolist()
 
-# %% ../nbs/01_data.ipynb #5cee56ed
+# %% ../nbs/01_data.ipynb #7dae837f
 def norm_stats(stats, # 'imagenet', 'data' (`channel_stats` of `dls.train`), or `(mean, std)`
                dls, # the `DataLoaders` (for 'data')
               ) -> tuple:
-    "The `(mean, std)` that `stats` names, for `Normalize.from_stats`"
+    "The `(mean, std)` that `stats` names"
     if isinstance(stats, str):
         if stats == 'imagenet': return imagenet_stats
         if stats == 'data': return channel_stats(dls.train)
         raise ValueError(f"stats={stats!r}: use 'imagenet', 'data', None, or a (mean, std) pair")
     return stats
 
-# %% ../nbs/01_data.ipynb #f82b7425
+# %% ../nbs/01_data.ipynb #09d49a82
 def as_device(device):
-    "A `torch.device` for `device`: a device (`'cuda:1'`), a backend name (`'xla'`), or None for `get_backend()`'s"
+    "A `torch.device` for `device`"
     if isinstance(device, torch.device) or (isinstance(device, str) and ':' in device): return torch.device(device)
     return get_backend(device).device
 
-# %% ../nbs/01_data.ipynb #002c5936
+# %% ../nbs/01_data.ipynb #51940343
 def _need_valid(scan, valid='valid'):
-    "A `ValueError` saying what to do if `scan` has no validation images"
+    "A `ValueError` if `scan` has no validation images"
     if any(scan.is_valid): return
     raise ValueError(f"{scan.path} has no validation images: put some in {scan.path/valid}/<class>/ (or, with one "
                      "folder per class or valid_pct=, give each class more images) -- training needs them to validate")
 
-# %% ../nbs/01_data.ipynb #dd5e39c4
+# %% ../nbs/01_data.ipynb #deba1a9c
+def cache_backend(module:str='tpu_vision.cache'): # the module whose `cached_dls` serves `image_dls(cache=...)`
+    "`module`'s `cached_dls`, imported on first use"
+    return importlib.import_module(module).cached_dls
+
+# %% ../nbs/01_data.ipynb #254598f6
+def _folder_dblock(scan, size, item_tfms, batch_tfms):
+    "fastai's `DataBlock` of the images `scan` found, `Resize(size)` by default"
+    return DataBlock(blocks=(ImageBlock(RGBImage), CategoryBlock(vocab=scan.classes)),
+                     get_items=lambda _: scan.items, splitter=lambda _: scan.splits, get_y=scan.labeller,
+                     item_tfms=ifnone(item_tfms, Resize(size)), batch_tfms=batch_tfms)
+
+# %% ../nbs/01_data.ipynb #3b52f19b
 def image_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
               size:int=224, # side of the (square) images in pixels
               bs:int=128, # batch size, for every loader
@@ -605,21 +662,15 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
               cache:bool|str=False, # True: decode every image once into a memory-mapped array (`01a_cache`'s
                                     # `cached_dls`); 'verify': check all of it first; 'rebuild': decode it again
              ) -> DataLoaders:
-    "fastai `DataLoaders` for an image folder: checked files, fixed-shape batches, loaded by the device's prefetcher"
+    "fastai `DataLoaders` for an image folder"
+    kw = {k:v for k,v in locals().items() if k != 'cache'}
     if cache not in (False, True, 'verify', 'rebuild'): raise ValueError(
         f"cache={cache!r}: pass False, True, 'verify' (check every cached image) or 'rebuild' (decode them again)")
-    if cache:
-        from .cache import cached_dls
-        return cached_dls(path, size=size, bs=bs, train=train, valid=valid, valid_pct=valid_pct, seed=seed,
-                          item_tfms=item_tfms, batch_tfms=batch_tfms, stats=stats, device=device,
-                          num_workers=num_workers, verify=verify, verbose=verbose,
-                          verify_cache=cache == 'verify', rebuild_cache=cache == 'rebuild')
+    if cache: return cache_backend()(**kw, verify_cache=cache == 'verify', rebuild_cache=cache == 'rebuild')
     path = Path(path) if path is not None else sample_data()
     scan = scan_folder(path, train, valid, valid_pct, seed, verify)
     _need_valid(scan, valid)
-    dblock = DataBlock(blocks=(ImageBlock(RGBImage), CategoryBlock(vocab=scan.classes)),
-                       get_items=lambda _: scan.items, splitter=lambda _: scan.splits, get_y=scan.labeller,
-                       item_tfms=ifnone(item_tfms, Resize(size)), batch_tfms=batch_tfms)
+    dblock = _folder_dblock(scan, size, item_tfms, batch_tfms)
     dls = dblock.dataloaders(scan.path, path=scan.path, bs=bs, num_workers=ifnone(num_workers, default_workers()),
                              device='cpu')
     if len(dls.train_ds) < bs: raise ValueError(f"{scan.path} has {len(dls.train_ds)} training images, fewer than "
@@ -630,9 +681,9 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
     if verbose: print(scan.report())
     return dls
 
-# %% ../nbs/01_data.ipynb #c835afdd
+# %% ../nbs/01_data.ipynb #39aa8fe8
 def class_balance(dls:DataLoaders) -> pd.DataFrame:
-    "Images per class (rows, `dls.vocab`) per split (columns) of `dls`"
+    "Images per class (rows) per split (columns) of `dls`"
     cols = {}
     for name,dl in zip(('train','valid'), dls.loaders[:2]):
         cats = L(dl.dataset.tls[-1]) if hasattr(dl.dataset, 'tls') else L(dl.dataset).itemgot(-1)
@@ -640,16 +691,17 @@ def class_balance(dls:DataLoaders) -> pd.DataFrame:
     df = pd.DataFrame(cols).reindex(range(len(dls.vocab)), fill_value=0)
     return df.fillna(0).astype(int).set_axis(list(dls.vocab))
 
-# %% ../nbs/01_data.ipynb #b36d44e8
+# %% ../nbs/01_data.ipynb #3b85129b
 @patch
 def do_item(self:TPUMixin, s):
+    "Item `s`; its targets `PAD_TARGET` if `s` is a `PadIdx`"
     res = super(TPUMixin, self).do_item(s)
     return _pad_targets(res, None, n_inputs(self)) if isinstance(s, PadIdx) and res is not None else res
 
-# %% ../nbs/01_data.ipynb #77046f5c
+# %% ../nbs/01_data.ipynb #302aee65
 @patch
 def get_idxs(self:TPUMixin):
-    "This shard's indices for the next epoch (all of them when `world_size` is 1)"
+    "This shard's indices for the next epoch"
     if self.world_size == 1: return super(TPUMixin, self).get_idxs()
     idxs = list(range(self.n_total))
     if self.shuffle: random.Random(self.seed*100003 + self.epoch).shuffle(idxs)
@@ -657,18 +709,18 @@ def get_idxs(self:TPUMixin):
     mine = idxs[self.rank::self.world_size][:self.n]
     return mine + [PadIdx(mine[-1] if mine else idxs[-1])]*(self.n - len(mine))
 
-# %% ../nbs/01_data.ipynb #287c2f51
+# %% ../nbs/01_data.ipynb #d453631a
 @patch
 def set_epoch(self:TPUMixin, epoch:int):
-    "Set the epoch number that seeds the next shuffle (the same on every replica)"
+    "Set the epoch number that seeds the next shuffle"
     self.epoch = epoch
 
-# %% ../nbs/01_data.ipynb #43b9715c
+# %% ../nbs/01_data.ipynb #cc7958d3
 def shard(dl, # a `TfmdDL`, or a `DataLoaders` to shard each of its loaders
           rank:int=None, world_size:int=None, # this replica and the number of replicas (default: the backend's)
           seed:int=0, # shared by all replicas: the shuffle of epoch `e` is seeded with `seed` and `e`
          ):
-    "Replica `rank`'s share of `dl`: disjoint items, and the same number of equal-shape batches on every replica"
+    "Replica `rank`'s share of `dl`"
     if isinstance(dl, DataLoaders):
         return with_loaders(dl, [shard(o, rank, world_size, seed) for o in dl.loaders])
     b = get_backend(None if dl.device is None else dl.device.type)

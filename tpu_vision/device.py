@@ -19,8 +19,8 @@ from fastcore.xtras import modified_env
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'is_installed', 'find_backend',
            'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend',
            'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend',
-           'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters', 'graph_log',
-           'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe']
+           'get_backend', 'thread_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters',
+           'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -33,9 +33,9 @@ def _read(p):
     try: return Path(p).read_text().strip().lower()
     except OSError: return ''
 
-# %% ../nbs/00_device.ipynb #d48b3b0b
+# %% ../nbs/00_device.ipynb #86cc4406
 def tpu_chips(root=None) -> list:
-    "Kinds of the Google TPU chips on the PCI bus under `root` (default `PCI_ROOT`), e.g. `['TPU v5 lite']*4`"
+    "Kinds of the TPU chips on the PCI bus under `root`"
     root = Path(root or PCI_ROOT)
     if not root.is_dir(): return []
     return [TPU_PCI_DEVICES[_read(d/'device')] for d in sorted(root.iterdir())
@@ -50,13 +50,13 @@ def is_installed(name:str) -> bool:
     try: return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError): return False
 
-# %% ../nbs/00_device.ipynb #686ca7de
+# %% ../nbs/00_device.ipynb #a1d7d653
 def find_backend(device:str|None=None, # 'auto' (or None), or one of `BACKENDS`
                  env=None, # environment to read `PJRT_DEVICE` from (default `os.environ`)
                  pci_root=None, # where to look for TPU chips (default `PCI_ROOT`)
                  installed=None, # `installed(pkg)->bool` (default: `importlib.util.find_spec`)
                 ) -> str:
-    "Name of the backend to use for `device`: TorchTPU, torch_xla on a TPU, CUDA, MPS, CPU; XLA on the CPU when asked"
+    "Name of the backend to use for `device`"
     env,installed = ifnone(env, os.environ),ifnone(installed, is_installed)
     device = 'auto' if device is None else str(device).lower()
     if device.startswith('xla'): device = 'xla'
@@ -78,9 +78,9 @@ def _version(pkg):
 
 def _minor(v): return tuple(int(x) for x in v.split('+')[0].split('.')[:2]) if v else None
 
-# %% ../nbs/00_device.ipynb #144aeac2
+# %% ../nbs/00_device.ipynb #1850d3bb
 def _tpu_holders():
-    "PIDs of other processes that have a TPU device file (/dev/accel*, /dev/vfio/*) open"
+    "PIDs of other processes that hold a TPU device file open"   # /dev/accel*, /dev/vfio/*
     pids = set()
     for fd in Path('/proc').glob('[0-9]*/fd/*'):
         try: tgt = os.readlink(fd)
@@ -88,14 +88,14 @@ def _tpu_holders():
         if tgt.startswith(('/dev/accel', '/dev/vfio/')) and fd.parts[2] != str(os.getpid()): pids.add(int(fd.parts[2]))
     return sorted(pids)
 
-# %% ../nbs/00_device.ipynb #b12886ac
+# %% ../nbs/00_device.ipynb #512308eb
 def diagnose(env=None, # environment to read `PJRT_DEVICE` from (default `os.environ`)
              pci_root=None, # where to look for TPU chips (default `PCI_ROOT`)
              installed=None, # `installed(pkg)->bool` (default: `importlib.util.find_spec`)
              versions=None, # `versions(pkg)->str|None`, the installed version (default: `importlib.metadata`)
              holders=None, # `holders()->list` of the PIDs that hold the TPU (default: from `/proc`)
             ) -> list:
-    "Reasons, each with its fix, why no TPU backend is available; `[]` when a TPU should work"
+    "Why no TPU backend is available, each reason with its fix"
     env,installed,versions = ifnone(env, os.environ),ifnone(installed, is_installed),ifnone(versions, _version)
     chips,out = tpu_chips(pci_root),[]
     if not chips: out.append("No TPU on this machine's PCI bus (no Google device with a TPU id). On Colab choose "
@@ -122,11 +122,11 @@ def diagnose(env=None, # environment to read `PJRT_DEVICE` from (default `os.env
         "at a time can use it. Stop them (`kill PID`, or restart the notebook kernel that holds it).")
     return out
 
-# %% ../nbs/00_device.ipynb #a6f7889b
+# %% ../nbs/00_device.ipynb #295f0321
 def apply_tensors(f, # what to do to a tensor: `f(t)` replaces `t`
                   o, # a tensor, or lists, tuples, namedtuples and dicts of them (and of anything else, kept as is)
                  ):
-    "`o` with `f` applied to every tensor in it, nested in lists, tuples, namedtuples and dicts"
+    "`o` with `f` applied to every tensor nested in it"
     if isinstance(o, torch.Tensor): return f(o)
     if isinstance(o, dict): return {k:apply_tensors(f, v) for k,v in o.items()}
     if isinstance(o, tuple) and hasattr(o, '_fields'): return type(o)(*[apply_tensors(f, v) for v in o])
@@ -149,9 +149,9 @@ def to_dev(o, # tensors, nested as `apply_tensors` takes them
 # %% ../nbs/00_device.ipynb #bf51bd70
 _UMASK = os.umask(0o22); os.umask(_UMASK)   # reading the umask means setting it: done once, at import
 
-# %% ../nbs/00_device.ipynb #7ec1de4a
+# %% ../nbs/00_device.ipynb #6f85ba6c
 def _unwritable(path, e):
-    "The error to raise for `e`, raised when making the folder of `path` or a file in it"
+    "The error to raise for `e`, met writing `path`"
     d = next((p for p in path.parents if p.exists()), path.parent)
     if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return PermissionError(f"cannot write {path}: permission denied on the folder {d}; pass a writable path")
@@ -159,11 +159,11 @@ def _unwritable(path, e):
         return NotADirectoryError(f"cannot write {path}: {d} is a file, not a folder; pass a path in a folder")
     return e
 
-# %% ../nbs/00_device.ipynb #586d83be
+# %% ../nbs/00_device.ipynb #297dd696
 def atomic_write(path, # the file to write, or to replace whole
                  write, # `write(tmp)` writes the complete file to the path `tmp`
                 ) -> Path:
-    "`write(tmp)` into a unique temp file by `path`, `fsync`, rename to `path`: readers see the old or whole new file"
+    "Write `path` whole or not at all: `write(tmp)`, `fsync`, rename"
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -179,12 +179,12 @@ def atomic_write(path, # the file to write, or to replace whole
         tmp.unlink(missing_ok=True); raise
     return path
 
-# %% ../nbs/00_device.ipynb #90f61c22
+# %% ../nbs/00_device.ipynb #cac0c1ca
 def threaded_prefetch(batches, # an iterable of batches
                       copy, # what to do to each batch in the background thread (e.g. copy it to a device)
                       n:int=2, # batches kept ready ahead of the consumer
                      ):
-    "`copy(b)` for each `b` in `batches`, computed up to `n` ahead in a background thread, stopped when the loop stops"
+    "`copy(b)` for each of `batches`, `n` ahead in a thread"
     q,stop,done = queue.Queue(n),threading.Event(),object()
     def put(x):
         while not stop.is_set():
@@ -204,9 +204,9 @@ def threaded_prefetch(batches, # an iterable of batches
             yield item
     finally: stop.set(); t.join()
 
-# %% ../nbs/00_device.ipynb #299b3362
+# %% ../nbs/00_device.ipynb #86acb09d
 class Backend:
-    "The device of one backend and what to do on it: sync, wait, optimizer step, autocast, save"
+    "One backend's device and what to do on it"
     name,fast_dtype,autocast_type = 'cpu',torch.bfloat16,'cpu'
     native_ops = frozenset({'grid_sample', 'area'})  # ops with a native kernel here (02_augment asks)
     def __init__(self, device=None): self.device = torch.device(device or self.name)
@@ -257,9 +257,9 @@ class Backend:
 # %% ../nbs/00_device.ipynb #aba84759
 class CPUBackend(Backend): "The CPU, eager; bf16 autocast"
 
-# %% ../nbs/00_device.ipynb #c9ac4afd
+# %% ../nbs/00_device.ipynb #eb8e1faf
 class CUDABackend(Backend):
-    "An NVIDIA GPU; fp16 autocast (with a grad scaler, see 04_optim)"
+    "An NVIDIA GPU; fp16 autocast (with a grad scaler)"
     name,fast_dtype,autocast_type = 'cuda',torch.float16,'cuda'
     def __init__(self, device=None): super().__init__(device or f'cuda:{torch.cuda.current_device()}')
     @property
@@ -293,9 +293,13 @@ class MPSBackend(Backend):
     def kind(self): return 'Apple GPU (MPS)'
     def wait(self): torch.mps.synchronize()
 
-# %% ../nbs/00_device.ipynb #bed803ff
+# %% ../nbs/00_device.ipynb #0229eea8
+class NoTPUError(RuntimeError):
+    "A TPU (or XLA) backend was asked for and cannot be used"
+
+# %% ../nbs/00_device.ipynb #5dc5adaa
 def _import_xla():
-    "Import torch_xla, or raise an error that says why not and how to fix it"
+    "Import torch_xla, or raise an error saying why not"
     try:
         import torch_xla, torch_xla.core.xla_model as xm, torch_xla.runtime as xr
         return torch_xla, xm, xr
@@ -303,20 +307,16 @@ def _import_xla():
         why = '\n- '.join(diagnose(env={'PJRT_DEVICE': os.environ.get('PJRT_DEVICE','TPU')})) or str(e)
         raise NoTPUError(f"torch_xla could not be imported ({type(e).__name__}: {e}).\n- {why}") from None
 
-# %% ../nbs/00_device.ipynb #64fcc094
-class NoTPUError(RuntimeError):
-    "A TPU (or XLA) backend was asked for and cannot be used; the message says why and what to do"
-
-# %% ../nbs/00_device.ipynb #8110bb69
+# %% ../nbs/00_device.ipynb #074bebb9
 def grads_of(opt) -> list:
-    "The gradients of `opt`'s parameters, for a torch optimizer or a fastai `Optimizer`"
+    "The gradients of `opt`'s parameters (torch or fastai optimizer)"
     # not `xm.reduce_gradients(opt)`: it reads `opt.__getstate__()['param_groups']`, which a fastai Optimizer lacks
     groups = getattr(opt, 'param_lists', None) or [g['params'] for g in opt.param_groups]
     return [p.grad for ps in groups for p in ps if p.grad is not None]
 
-# %% ../nbs/00_device.ipynb #1728c693
+# %% ../nbs/00_device.ipynb #1bde529f
 class XLABackend(Backend):
-    "PyTorch/XLA: a TPU, or XLA on the CPU (`PJRT_DEVICE=CPU`); bf16 autocast"
+    "PyTorch/XLA: a TPU, or XLA on the CPU; bf16 autocast"
     name,fast_dtype,autocast_type = 'xla',torch.bfloat16,'xla'
     native_ops = frozenset()
     def __init__(self, device=None):
@@ -358,9 +358,9 @@ class XLABackend(Backend):
         try: return self.xm.get_memory_info(self.device)['bytes_limit']
         except Exception: return None
 
-# %% ../nbs/00_device.ipynb #654030df
+# %% ../nbs/00_device.ipynb #5141ba54
 class TorchTPUBackend(Backend):
-    "TorchTPU (`torch_tpu`): a native eager `tpu` device; bf16 autocast; sync through `torch.accelerator`"
+    "TorchTPU: a native eager `tpu` device; bf16 autocast"
     name,fast_dtype,autocast_type = 'tpu',torch.bfloat16,'tpu'
     native_ops = frozenset()
     def __init__(self, device=None):
@@ -377,91 +377,99 @@ class TorchTPUBackend(Backend):
     @property
     def auto_precision(self): return 'bf16'
 
-# %% ../nbs/00_device.ipynb #4d2320cd
+# %% ../nbs/00_device.ipynb #9875e7e5
 _BACKENDS = {'cpu':CPUBackend, 'cuda':CUDABackend, 'mps':MPSBackend, 'xla':XLABackend, 'tpu':TorchTPUBackend}
-_cache = {}
+_cache,_thread = {},threading.local()   # one backend per name per process; `thread_backend`'s per thread
 
-# %% ../nbs/00_device.ipynb #7ac4c1eb
+# %% ../nbs/00_device.ipynb #2ab0490e
 def get_backend(device=None, # 'auto'/None, one of `BACKENDS`, a `torch.device`, or a `Backend`
                ) -> Backend:
-    "The `Backend` for `device`, found with `find_backend` and created once per process"
+    "The `Backend` for `device`, created once per process"
     if isinstance(device, Backend): return device
     name = find_backend(device)
     if name == 'tpu' and not is_installed('torch_tpu'):
         if not is_installed('torch_xla') or not tpu_chips():
             raise NoTPUError('A TPU was asked for, but:\n- ' + '\n- '.join(diagnose()))
         name = 'xla'
+    if (b := getattr(_thread, name, None)) is not None: return b
     if name not in _cache: _cache[name] = _BACKENDS[name]()
     return _cache[name]
 
-# %% ../nbs/00_device.ipynb #964b26f3
+# %% ../nbs/00_device.ipynb #b2cca31f
+def thread_backend(name:str, # a backend name, e.g. 'xla'
+                   b:Backend|None, # what `get_backend(name)` returns in this thread; None: the process's again
+                  ):
+    "Make `get_backend(name)` return `b` in the calling thread only"
+    setattr(_thread, name, b)
+
+# %% ../nbs/00_device.ipynb #e39ea45a
 def backend_class(device) -> type:
-    "The `Backend` class for `device` (a `torch.device`, its type, or a backend name), without creating it"
+    "The `Backend` class for `device`, without creating it"
     if isinstance(device, Backend): return type(device)
     return _BACKENDS[device if isinstance(device, str) and device in _BACKENDS else torch.device(device).type]
 
-# %% ../nbs/00_device.ipynb #df3f2418
+# %% ../nbs/00_device.ipynb #c61346a9
 def native(device, # a `torch.device`, its type, or a `Backend`
            op:str, # e.g. 'grid_sample'
           ) -> bool:
-    "Does `device`'s backend run `op` with a native kernel (rather than a CPU fallback or slow decomposition)?"
+    "Does `device`'s backend run `op` with a native kernel?"
     return op in backend_class(device).native_ops
 
 # %% ../nbs/00_device.ipynb #65ba6a79
 _CORES_PER_CHIP = {'TPU v2/v3': 2}   # the TPU chips that are more than one XLA device
 
-# %% ../nbs/00_device.ipynb #bfbdf84e
+# %% ../nbs/00_device.ipynb #be971628
 @patch(cls_method=True)
 def env_device_type(cls:XLABackend, env=None) -> str:
-    "The XLA device type `env` (default `os.environ`) asks for: its `PJRT_DEVICE`, else 'TPU' with TPU chips, or 'CPU'"
+    "The XLA device type that `env` (default `os.environ`) asks for"
     env = ifnone(env, os.environ)
     return (env.get('PJRT_DEVICE') or ('TPU' if tpu_chips() else 'CPU')).upper().split('_')[0]
 
-# %% ../nbs/00_device.ipynb #15abc932
+# %% ../nbs/00_device.ipynb #b9dad6f1
 @patch(cls_method=True)
 def local_device_count(cls:XLABackend, env=None, # environment (default `os.environ`)
                        chips=None, # TPU chip kinds (default `tpu_chips()`)
                       ) -> int:
-    "XLA devices this host can give replicas, counted without starting the XLA runtime"
+    "XLA devices this host can give replicas, without starting XLA"
     env,kind = ifnone(env, os.environ),cls.env_device_type(env)
     if kind == 'TPU': return sum(_CORES_PER_CHIP.get(c, 1) for c in ifnone(chips, tpu_chips()))
     if kind in ('CUDA','GPU'): return int(env.get('GPU_NUM_DEVICES') or torch.cuda.device_count())
     return int(env.get('CPU_NUM_DEVICES') or os.cpu_count() or 1)
 
-# %% ../nbs/00_device.ipynb #769d7a09
+# %% ../nbs/00_device.ipynb #4c6e71cc
 @patch(cls_method=True)
 def device_count_setting(cls:XLABackend, env=None) -> str:
-    "The setting in `env` that fixed XLA:CPU's device count, as `'NAME=value'`; `''` where none did"
+    "The setting in `env` that fixed XLA:CPU's device count, or ''"
     env = ifnone(env, os.environ)
     n = env.get('CPU_NUM_DEVICES') if cls.env_device_type(env) == 'CPU' else None
     return f'CPU_NUM_DEVICES={n}' if n else ''
 
-# %% ../nbs/00_device.ipynb #ec3074f2
+# %% ../nbs/00_device.ipynb #52d9973f
 @patch(cls_method=True)
 def runtime_initialized(cls:XLABackend) -> bool:
-    "Has this process started the XLA runtime (put a tensor on an XLA device)? Never imports torch_xla"
+    "Has this process started the XLA runtime?"
     m = sys.modules.get('torch_xla')
     return m is not None and m._XLAC._xla_runtime_is_initialized()
 
-# %% ../nbs/00_device.ipynb #f67f6a60
+# %% ../nbs/00_device.ipynb #4db2afdc
 @patch(cls_method=True)
 def launch(cls:XLABackend, fn, # called as `fn(index, *args)` in every replica
            args:tuple=(), # the rest of `fn`'s arguments
            start_method:str='spawn', # how the replicas' processes start: 'fork' or 'spawn'
            n:int|None=None, # XLA:CPU: the number of devices (replicas); None: as the environment says (torchrun)
           ):
-    "`torch_xla.launch(fn, args)`: `fn` on every XLA device of the host, in the PJRT environment (restored after)"
+    "`torch_xla.launch(fn, args)` in the PJRT environment"
     kind = cls.env_device_type()
     cpu = dict(CPU_NUM_DEVICES=str(n), PJRT_CPU_ASYNC_CLIENT='0') if kind == 'CPU' and n is not None else {}
     with modified_env(PJRT_DEVICE=kind, **cpu):   # fastcore's: the whole environment is restored after
         torch_xla,_,_ = _import_xla()
         torch_xla.launch(fn, args=args, start_method=start_method)
 
-# %% ../nbs/00_device.ipynb #53556554
+# %% ../nbs/00_device.ipynb #cf02dd60
 @patch(as_prop=True)
 def native_collectives(self:XLABackend) -> bool:
-    "Do torch_xla's collectives work as documented here? Not on XLA:CPU: there an all-gather needs a `channel_id`"
-    return self.xr.device_type() != 'CPU'
+    "Do torch_xla's collectives work as documented here?"
+    return self.xr.device_type() != 'CPU'   # on XLA:CPU an all-gather needs a `channel_id`
 
 # %% ../nbs/00_device.ipynb #db40a4c8
 @patch(as_prop=True)
@@ -469,10 +477,10 @@ def local_ordinal(self:XLABackend) -> int:
     "This device's index among the devices of this host"
     return self.xr.local_ordinal()
 
-# %% ../nbs/00_device.ipynb #37c950cb
+# %% ../nbs/00_device.ipynb #4b630f8d
 @patch(as_prop=True)
 def addressable_device_count(self:XLABackend) -> int:
-    "The XLA devices this process drives: the replicas that are its threads"
+    "The XLA devices this process drives (its replica threads)"
     return self.xr.addressable_runtime_device_count()
 
 # %% ../nbs/00_device.ipynb #c80f2c28
@@ -510,13 +518,13 @@ def rendezvous(self:XLABackend, tag:str='tpu_vision'):
     "Wait until every replica reaches the rendezvous `tag`"
     self.xm.rendezvous(tag)
 
-# %% ../nbs/00_device.ipynb #036ba5a2
+# %% ../nbs/00_device.ipynb #14a9236e
 _SPMD_LATE = ("SPMD must be switched on before the first XLA tensor of the process, and this process has used XLA "
     "already (`to_tpu()`, or DataLoaders on an XLA device). Restart the kernel (or script) and call "
     "`to_tpu(devices=...)` before anything touches XLA.")
 
 class SPMDBackend(XLABackend):
-    "torch_xla SPMD: this process drives the `n` devices of a `('data',)` mesh as one; batches split on dim 0"
+    "torch_xla SPMD: one process drives a mesh of devices as one"
     def __init__(self, n:int|None=None): # devices in the mesh (default: all of them)
         if self.runtime_initialized() and not os.environ.get('XLA_USE_SPMD'): raise RuntimeError(_SPMD_LATE)
         if self.env_device_type() == 'CPU' and n: os.environ['CPU_NUM_DEVICES'] = str(n)
@@ -528,18 +536,19 @@ class SPMDBackend(XLABackend):
         # backward in the calling thread: an autograd engine started by an earlier CPU backward has no queue for XLA
         torch.autograd.set_multithreading_enabled(False)
 
-# %% ../nbs/00_device.ipynb #0342fe90
+# %% ../nbs/00_device.ipynb #26e87fef
 @patch(as_prop=True)
 def n_devices(self:SPMDBackend) -> int: "Devices in the mesh"; return int(self.mesh.size())
 
 @patch(as_prop=True)
 def is_master(self:SPMDBackend) -> bool:
-    "Host 0 of a pod (SPMD runs one process per host): the one that writes checkpoints and exports"
+    "Host 0 of a pod: the one that writes checkpoints and exports"
     return self.xr.process_index() == 0
 
+# %% ../nbs/00_device.ipynb #f7c5512f
 @patch
 def batch_sharding(self:SPMDBackend, t): # a CPU tensor of a batch
-    "torch_xla's sharding spec that splits `t` on its first dimension over the mesh (None for a scalar: replicated)"
+    "torch_xla's spec splitting `t` on dim 0 over the mesh"
     return None if t.ndim == 0 else self.xs.ShardingSpec(self.mesh, ('data',) + (None,)*(t.ndim-1)).xla_spec(t)
 
 @patch
@@ -547,10 +556,10 @@ def shard_shapes(self:SPMDBackend, t) -> list: # an XLA tensor
     "The shape of each device's piece of `t`, in device order"
     return [tuple(s.shape) for s,_ in self.torch_xla._XLAC._get_local_shards([t])[0]]
 
-# %% ../nbs/00_device.ipynb #f9cb470d
+# %% ../nbs/00_device.ipynb #129918a0
 @patch
 def to_sharded(self:SPMDBackend, b): # a batch: CPU tensors, nested as `apply_tensors` takes them
-    "`b` on the mesh: every tensor split on its first dimension over the devices, in one host→device copy"
+    "`b` on the mesh, each tensor split on dim 0"
     ts = []; apply_tensors(ts.append, b)
     specs = [self.batch_sharding(t) for t in ts]
     it = iter(self.torch_xla._XLAC._xla_tensors_from_aten(ts, [str(self.device)]*len(ts), specs))
@@ -560,21 +569,12 @@ def to_sharded(self:SPMDBackend, b): # a batch: CPU tensors, nested as `apply_te
 def prefetch(self:SPMDBackend, batches, # an iterable of batches: tensors, or tuples/dicts of them
              n:int=2, # batches copied ahead
             ):
-    "Iterate `batches` sharded over the mesh (`to_sharded`), up to `n` copied ahead in a thread"
+    "Iterate `batches` sharded over the mesh, `n` copied ahead"
     yield from threaded_prefetch(batches, self.to_sharded, n)
 
-# %% ../nbs/00_device.ipynb #861728d7
-@patch
-def shard_params(self:SPMDBackend, model:torch.nn.Module) -> torch.nn.Module: # moved to the device if it is not
-    "`model` in torch_xla's FSDPv2: each parameter split over the mesh on its largest dimension"
-    import numpy as np
-    from torch_xla.experimental.spmd_fully_sharded_data_parallel import SpmdFullyShardedDataParallel
-    n = self.n_devices
-    return SpmdFullyShardedDataParallel(model, mesh=self.xs.Mesh(np.arange(n), (n,), ('fsdp',)))
-
-# %% ../nbs/00_device.ipynb #3d391295
+# %% ../nbs/00_device.ipynb #0dbd3928
 def spmd_backend(n:int|None=None) -> SPMDBackend: # devices in the mesh (default: all)
-    "This process's `SPMDBackend` over `n` devices, created once; `get_backend('xla')` returns it from then on"
+    "This process's `SPMDBackend` over `n` devices, created once"
     b = _cache.get('xla')
     if isinstance(b, SPMDBackend):
         if n not in (None, b.n_devices): raise RuntimeError(f"this process's SPMD mesh has {b.n_devices} devices, "
@@ -584,14 +584,23 @@ def spmd_backend(n:int|None=None) -> SPMDBackend: # devices in the mesh (default
     _cache['xla'] = b = SPMDBackend(n)
     return b
 
+# %% ../nbs/00_device.ipynb #d25d5a89
+@patch
+def shard_params(self:SPMDBackend, model:torch.nn.Module) -> torch.nn.Module: # moved to the device if it is not
+    "`model` in FSDPv2: each parameter split over the mesh"
+    import numpy as np
+    from torch_xla.experimental.spmd_fully_sharded_data_parallel import SpmdFullyShardedDataParallel
+    n = self.n_devices
+    return SpmdFullyShardedDataParallel(model, mesh=self.xs.Mesh(np.arange(n), (n,), ('fsdp',)))
+
 # %% ../nbs/00_device.ipynb #502d3561
 _COUNTS = dict(compiles='CompileTime', executions='ExecuteTime', to_host='TransferFromDeviceTime',
                to_device='TransferToDeviceTime')
 
-# %% ../nbs/00_device.ipynb #2917a815
+# %% ../nbs/00_device.ipynb #deee14d8
 def _metrics():
-    "`torch_xla.debug.metrics` if torch_xla is already in use, else None (never imports it)"
-    if sys.modules.get('torch_xla') is None: return None
+    "`torch_xla.debug.metrics` if torch_xla is in use, else None"
+    if sys.modules.get('torch_xla') is None: return None   # never imports it
     import torch_xla.debug.metrics as met
     return met
 
@@ -602,9 +611,9 @@ def _snapshot():
     counts = {k:(met.metric_data(v) or (0,))[0] for k,v in _COUNTS.items()}
     return counts, {n:met.counter_value(n) for n in met.counter_names() if n.startswith('aten::')}
 
-# %% ../nbs/00_device.ipynb #b309f02b
+# %% ../nbs/00_device.ipynb #fee5948d
 class counters:
-    "Graph compilations, executions, device↔host transfers and CPU-fallback ops of the code inside `with`"
+    "What XLA did inside `with`: compilations, transfers, fallbacks"
     def __init__(self, sync=True): self.sync = sync  # `sync`: end the traced step on exit and wait, so all of it counts
     def __enter__(self):
         self.t0,(self._c0,self._f0) = time.perf_counter(),_snapshot()
@@ -624,16 +633,16 @@ class counters:
         return (f'{self.compiles} compilations, {self.executions} executions, {self.to_host} device→host and '
                 f'{self.to_device} host→device transfers, CPU fallbacks: {fb} ({self.seconds:.2f} s)')
 
-# %% ../nbs/00_device.ipynb #7321d438
+# %% ../nbs/00_device.ipynb #4ce160a6
 def _compile_samples():
-    "(compilations so far, seconds of the most recent ones, oldest first); (0, []) before torch_xla is in use"
+    "(compilations so far, seconds of the latest ones)"
     met = _metrics()
     d = met.metric_data('CompileTime') if met is not None else None
-    return (0, []) if d is None else (d[0], [v/1e9 for _,v in d[2]])
+    return (0, []) if d is None else (d[0], [v/1e9 for _,v in d[2]])   # (0, []) before torch_xla is in use
 
-# %% ../nbs/00_device.ipynb #38176cd5
+# %% ../nbs/00_device.ipynb #01f156e9
 class graph_log:
-    "The graphs XLA compiles inside `with`, each named by the `mark(what)` that follows it, with its compile seconds"
+    "The graphs XLA compiles inside `with`, named by `mark(what)`"
     def __enter__(self): self.graphs,self._n = [],_compile_samples()[0]; return self
     def mark(self, what:str):
         "Name `what` the graphs compiled since the last mark"
@@ -642,26 +651,26 @@ class graph_log:
         self._n = n
     def __exit__(self, *exc): self.mark('after the last mark')
 
-# %% ../nbs/00_device.ipynb #f2400064
+# %% ../nbs/00_device.ipynb #22e400cb
 def host_copies(ts:list) -> list:
-    "CPU copies of the tensors `ts`; XLA ones fetched together, in one transfer (no new graph if they are computed)"
+    "CPU copies of `ts`, the XLA ones fetched in one transfer"
     xs = [i for i,t in enumerate(ts) if t.device.type == 'xla']
     out = [None if t.device.type == 'xla' else t.detach().cpu() for t in ts]
     host = sys.modules['torch_xla']._XLAC._xla_get_cpu_tensors([ts[i] for i in xs]) if xs else []
     for i,c in zip(xs, host): out[i] = c
     return out
 
-# %% ../nbs/00_device.ipynb #99de41b1
+# %% ../nbs/00_device.ipynb #c1906b8e
 def compile_cache_key(versions:dict|None=None) -> str:
-    "A hash of the torch, torch_xla and libtpu versions: the build a compiled executable belongs to"
+    "A hash of the torch, torch_xla and libtpu versions"
     v = versions or {p: _version(p) for p in ('torch', 'torch_xla', 'libtpu', 'libtpu-nightly')}
     return hashlib.sha256(json.dumps(v, sort_keys=True).encode()).hexdigest()[:16]
 
-# %% ../nbs/00_device.ipynb #605011d8
+# %% ../nbs/00_device.ipynb #30ea66c7
 def trim_cache(path, # a cache folder
                max_bytes:int, # what it may hold
               ) -> int:
-    "Remove the oldest files of `path` until it holds at most `max_bytes`; return the bytes removed"
+    "Remove the oldest files of `path` down to `max_bytes`"
     files = sorted((f for f in Path(path).iterdir() if f.is_file()), key=lambda f: f.stat().st_mtime)
     total,freed = sum(f.stat().st_size for f in files),0
     for f in files:
@@ -669,12 +678,12 @@ def trim_cache(path, # a cache folder
         with contextlib.suppress(OSError): n = f.stat().st_size; f.unlink(); freed += n
     return freed
 
-# %% ../nbs/00_device.ipynb #4ebce6d0
+# %% ../nbs/00_device.ipynb #6a2f8ff5
 @patch(cls_method=True)
 def use_compile_cache(cls:XLABackend, root, # folder of caches: one subfolder per build (`compile_cache_key`)
                       max_gb:float=10., # size cap of this build's folder; the oldest entries go first
                      ) -> Path|None:
-    "Keep XLA's compiled graphs under `root`, for this and later processes; None (and a warning) once too late"
+    "Keep XLA's compiled graphs under `root`, for later processes"
     if os.environ.get('XLA_PERSISTENT_CACHE_PATH'): return Path(os.environ['XLA_PERSISTENT_CACHE_PATH'])
     m = sys.modules.get('torch_xla')
     if m is not None and m._XLAC._xla_computation_cache_is_initialized():
@@ -686,9 +695,9 @@ def use_compile_cache(cls:XLABackend, root, # folder of caches: one subfolder pe
     os.environ.update(XLA_PERSISTENT_CACHE_PATH=str(path), XLA_PERSISTENT_CACHE_READ_ONLY='0')
     return path
 
-# %% ../nbs/00_device.ipynb #d2eebf90
+# %% ../nbs/00_device.ipynb #e1a7b5a8
 def compile_cache_info() -> dict|None:
-    "This process's compilation cache: folder, files, bytes, and hits/misses/load failures so far; None when off"
+    "The compilation cache's folder, size, hits and misses"
     p = os.environ.get('XLA_PERSISTENT_CACHE_PATH')
     if not p: return None
     files = [f for f in Path(p).glob('*') if f.is_file()]
@@ -697,10 +706,10 @@ def compile_cache_info() -> dict|None:
     return dict(path=p, files=len(files), bytes=sum(f.stat().st_size for f in files), hits=n('PersistentCacheHit'),
                 misses=n('PersistentCacheMiss'), load_failures=n('PersistentCacheDeserializeFailure'))
 
-# %% ../nbs/00_device.ipynb #88e954c4
+# %% ../nbs/00_device.ipynb #73914a95
 @patch(as_prop=True)
 def compile_cache_loads(self:XLABackend) -> bool:
-    "Can this build load a compiled executable back from disk? A TPU or GPU can; XLA:CPU (torch_xla 2.9) cannot"
+    "Can this build load a compiled executable back from disk?"
     return self.xr.device_type() != 'CPU'
 
 # %% ../nbs/00_device.ipynb #c678f762
@@ -711,9 +720,9 @@ def _cache_line():
     if i is None: return 'off'
     return f"{i['path']} ({i['files']} files, {i['bytes']/2**20:.1f} MiB; {i['hits']} hits, {i['misses']} misses)"
 
-# %% ../nbs/00_device.ipynb #f681ec7e
+# %% ../nbs/00_device.ipynb #e334e353
 def report(device=None) -> dict:
-    "Facts about the backend for `device` and the software around it, as a dict"
+    "Facts about `device`'s backend and the software around it"
     b = get_backend(device)
     host = os.sysconf('SC_PAGE_SIZE')*os.sysconf('SC_PHYS_PAGES') if hasattr(os, 'sysconf') else None
     return dict(backend=b.name, device=str(b.device), kind=b.kind, device_count=b.device_count,
@@ -722,9 +731,9 @@ def report(device=None) -> dict:
                 host_ram=_gib(host), device_memory=_gib(b.memory()), tpu_chips_on_pci=len(tpu_chips()),
                 compile_cache=_cache_line())
 
-# %% ../nbs/00_device.ipynb #d9f8f114
+# %% ../nbs/00_device.ipynb #25da03bd
 def describe(device=None):
-    "Print a readable report of the backend for `device`; return the `report` dict"
+    "Print `report(device)`, and return it"
     r = report(device)
     print('\n'.join(f'{k:>16}: {v if v is not None else "not installed"}' for k,v in r.items()))
     return r
