@@ -14,10 +14,11 @@ from fastcore.basics import patch
 from fastai.learner import Learner
 from fastai.callback.progress import ProgressCallback
 from .device import *
-from .learner import TO_TPU_MULTI
+from .data import PAD_TARGET
+from .learner import TO_TPU_MULTI, TPUCallback, EpochMetric, DeviceAvgLoss, DeviceSmoothLoss
 
 # %% auto #0
-__all__ = ['local_devices', 'check_devices', 'shard_params', 'ddp_ctx']
+__all__ = ['local_devices', 'check_devices', 'shard_params', 'DDPCallback', 'ddp_ctx']
 
 # %% ../nbs/07_parallel.ipynb #d403fce2
 def local_devices(env=None, # environment (default `os.environ`)
@@ -87,26 +88,58 @@ def _ddp_trainer(sync_bn=True, **kwargs):
             return cls(dl, device=getattr(self.learn.model, 'device', None))
     return _Trainer(sync_bn, **kwargs)
 
+# %% ../nbs/07_parallel.ipynb #d1078920
+def _gather_rows(t):
+    "`t` of every DDP process, concatenated in rank order (the same shape in each)"
+    ts = [torch.empty_like(t) for _ in range(torch.distributed.get_world_size())]
+    torch.distributed.all_gather(ts, t.contiguous()); return torch.cat(ts)
+
+# %% ../nbs/07_parallel.ipynb #7d388272
+class DDPCallback(TPUCallback):
+    "`TPUCallback` in one of several DDP processes: a phase's losses and metric inputs combined over all of them"
+    def _reduce(self, mets):
+        d,w = torch.distributed,torch.distributed.get_world_size()
+        for m in mets:
+            if isinstance(m, DeviceAvgLoss) and m.total is not None:
+                s = torch.cat([m.total.reshape(1), m.count.reshape(1).float()]); d.all_reduce(s)
+                m.total,m.count = s[:1],s[1:]
+            elif isinstance(m, DeviceSmoothLoss) and m.val is not None:
+                v = (m.val/m.w).reshape(1).float(); d.all_reduce(v); m._cache = (v/w).reshape(())
+            elif isinstance(m, EpochMetric) and m.preds: self._gather(m)
+    def _gather(self, m):
+        "`m`'s predictions and targets of all the processes: the padding left out, the first `dl.n` (the dataset)"
+        p,ys = _gather_rows(torch.cat(m.preds)),[_gather_rows(torch.cat(y)) for y in zip(*m.targs)]
+        keep,n = (ys[0].reshape(len(ys[0]), -1) != PAD_TARGET).any(1),getattr(self.dl, 'n', None)
+        m.preds,m.targs = [p[keep][:n]],[tuple(y[keep][:n] for y in ys)]; self._all = len(m.preds[0])
+    def _n(self): return getattr(self, '_all', None) or super()._n()
+    def _flush_phase(self, mets, losses=False):
+        try: super()._flush_phase(mets, losses)
+        finally: self._all = None
+
 # %% ../nbs/07_parallel.ipynb #5f5fd7b7
 from contextlib import contextmanager
 
 @contextmanager
 def ddp_ctx(learn:Learner, # a Learner in one of the processes `torchrun` started
-            sync_bn:bool=True, # BatchNorm statistics over all the processes (`nn.SyncBatchNorm`)
+            sync_bn:bool=True, # BatchNorm statistics over all the processes (`nn.SyncBatchNorm`: GPUs only)
             **kwargs, # more `Accelerator` arguments (fastai's `distrib_ctx`)
            ):
-    "fastai's `distrib_ctx` in a `torchrun`/`accelerate launch` process: DDP over NCCL on GPUs, over gloo on the CPU"
+    "fastai's `distrib_ctx` in a `torchrun` process: DDP over NCCL (GPUs) or gloo (CPU); at its end all wait for all"
     os.environ.setdefault('USE_TORCH_XLA', '0')   # accelerate would pick XLA whenever torch_xla is installed
     from fastai.torch_core import num_distrib, rank_distrib
     n,cuda,dist = num_distrib(),torch.cuda.is_available(),torch.distributed
     new = n > 1 and not dist.is_initialized()
     if new and cuda: torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', 0)))
     if new: dist.init_process_group('nccl' if cuda else 'gloo')
+    tcb = next((cb for cb in learn.cbs if type(cb) is TPUCallback), None) if n > 1 else None
     try:
         if n > 1:
-            learn.add_cb(_ddp_trainer(sync_bn, cpu=not cuda, **kwargs))
+            learn.add_cb(_ddp_trainer(sync_bn and cuda, cpu=not cuda, **kwargs))   # SyncBatchNorm: CUDA only
             if rank_distrib(): learn.remove_cbs([cb for cb in learn.cbs if isinstance(cb, ProgressCallback)])
+            if tcb is not None: object.__setattr__(tcb, '__class__', DDPCallback)   # a Learner after `to_tpu`
         yield learn
+        if n > 1: dist.barrier()   # what process 0 writes in the block (an export) is there when any process leaves
     finally:
         if n > 1: learn.detach_distributed()
+        if tcb is not None: object.__setattr__(tcb, '__class__', TPUCallback)
         if new: dist.destroy_process_group()
