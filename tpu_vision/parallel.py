@@ -1,6 +1,6 @@
 """`learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs
 
-Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2), `ddp_ctx` (DDP under torchrun), `local_devices`, `check_devices`.
+Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2, a distillation teacher too), `ddp_ctx` (DDP under torchrun), `local_devices`, `check_devices`.
 
 Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
@@ -68,10 +68,12 @@ TO_TPU_MULTI['spmd'] = _to_spmd
 
 # %% ../nbs/07_parallel.ipynb #94b3eca1
 def shard_params(learn:Learner) -> Learner: # a Learner after `to_tpu(devices=...)` (SPMD)
-    "FSDPv2 for `learn`: its model's parameters (and optimizer state) split over the SPMD mesh"
-    if not isinstance(getattr(learn, 'backend', None), SPMDBackend):
+    "FSDPv2 for `learn`: the parameters (and optimizer state) of its model and of a distillation teacher, on the mesh"
+    if not isinstance(b := getattr(learn, 'backend', None), SPMDBackend):
         raise ValueError("shard_params needs a Learner on an SPMD mesh: call `learn.to_tpu(devices='all')` first")
-    learn.model = learn.backend.shard_params(learn.model)
+    learn.model = b.shard_params(learn.model)
+    for cb in learn.cbs:   # 05_distill's `DistillationCallback`: its teacher, often the biggest model of all
+        if isinstance(getattr(cb, 'teacher', None), torch.nn.Module): cb.teacher = b.shard_params(cb.teacher)
     if learn.opt is not None: learn.create_opt()
     return learn
 
