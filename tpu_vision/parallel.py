@@ -1,6 +1,6 @@
 """`learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs
 
-Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2, a distillation teacher too), `ddp_ctx` (DDP under torchrun), `local_devices`, `check_devices`.
+Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2, a distillation teacher too), `ddp_ctx` (DDP under torchrun), `host_dls` and `write_once` (pods), `local_devices`, `check_devices`.
 
 Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
@@ -14,11 +14,13 @@ from fastcore.basics import patch
 from fastai.learner import Learner
 from fastai.callback.progress import ProgressCallback
 from .device import *
-from .data import PAD_TARGET
+import threading
+from fastcore.basics import ifnone
+from .data import PAD_TARGET, shard, with_loaders
 from .learner import TO_TPU_MULTI, TPUCallback, EpochMetric, DeviceAvgLoss, DeviceSmoothLoss
 
 # %% auto #0
-__all__ = ['local_devices', 'check_devices', 'shard_params', 'DDPCallback', 'ddp_ctx']
+__all__ = ['local_devices', 'check_devices', 'host_dls', 'write_once', 'shard_params', 'DDPCallback', 'ddp_ctx']
 
 # %% ../nbs/07_parallel.ipynb #d403fce2
 def local_devices(env=None, # environment (default `os.environ`)
@@ -65,6 +67,36 @@ def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_m
     return shard_params(learn) if shard == 'params' else learn
 
 TO_TPU_MULTI['spmd'] = _to_spmd
+
+# %% ../nbs/07_parallel.ipynb #beda92cc
+def host_dls(dls, # the `DataLoaders` every host builds alike (the same folder or cache, the same seed)
+             host:int|None=None, hosts:int|None=None, # this host and the number of hosts (default: torch_xla's)
+             seed:int=0, # shared by the hosts: the shuffle of epoch `e` is seeded with `seed` and `e`
+            ):
+    "The part of `dls` one host of a pod loads: `1/hosts` of every global batch, disjoint, as many batches everywhere"
+    xr = get_backend('xla').xr if host is None or hosts is None else None
+    host,hosts = ifnone(host, xr and xr.process_index()),ifnone(hosts, xr and xr.process_count())
+    if dls.train.bs % hosts: raise ValueError(f"host_dls: the global batch size bs={dls.train.bs} must be divisible "
+        f"by the number of hosts, {hosts}; use bs={dls.train.bs - dls.train.bs % hosts or hosts}")
+    loaders = [dl.new(bs=dl.bs//hosts if i == 0 else -(-dl.bs//hosts)) for i,dl in enumerate(dls.loaders)]
+    return shard(with_loaders(dls, loaders), host, hosts, seed)
+
+# %% ../nbs/07_parallel.ipynb #1dde02db
+def _pod_barrier():
+    "Wait for every host of the pod (one process each): torch_xla's rendezvous; nothing to wait for on one host"
+    b = get_backend('xla')
+    if b.xr.process_count() > 1: b.xm.rendezvous('tpu_vision.write_once')
+
+# %% ../nbs/07_parallel.ipynb #7fc0f657
+def write_once(write, # `write(tmp_path)` writes the file (`atomic_write` renames it to `path` when it is complete)
+               path, # the file
+               host:int|None=None, # this host (default torch_xla's `process_index`)
+               barrier=None, # waits for every host (default `_pod_barrier`)
+              ) -> Path:
+    "The single-writer rule of a pod: host 0 writes `path`; every host returns once it is written"
+    if ifnone(host, get_backend('xla').xr.process_index() if host is None else host) == 0: atomic_write(path, write)
+    ifnone(barrier, _pod_barrier)()
+    return Path(path)
 
 # %% ../nbs/07_parallel.ipynb #94b3eca1
 def shard_params(learn:Learner) -> Learner: # a Learner after `to_tpu(devices=...)` (SPMD)
