@@ -4,9 +4,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-def pytest_configure(config):
-    config.addinivalue_line('markers', 'alone: a test that must not share the machine with another (tools/test.sh runs it last, alone)')
-
 @pytest.fixture(scope='session')
 def wheel():
     "(the built wheel, the Python of a fresh venv it is installed in): tools/test.sh makes them once (tools/wheel_env.sh)"

@@ -16,11 +16,6 @@ SLOWEST = ['08_tune.ipynb', '03_learner.ipynb', '10_cli.ipynb', '05_distill.ipyn
            '06a_edge.ipynb']
 NBS = sorted((p.name for p in (ROOT/'nbs').glob('*.ipynb')), key=lambda n: (SLOWEST.index(n) if n in SLOWEST else 99, n))
 
-# 07_parallel trains XLA replicas on the CPU. XLA:CPU (torch_xla 2.9) aborts a collective when one replica reaches it
-# more than 10 s after the other, a timeout it hard-codes, and another job loading the 2 cores can cause that; so its
-# tests run alone, after the others (tools/test.sh runs `-m alone` separately).
-ALONE = {'07_parallel.ipynb'}
-
 RUN = '''import sys
 from nbdev.test import test_nb
 flags = sys.argv[2].split()
@@ -31,7 +26,7 @@ sys.exit(0 if ok else 1)'''
 
 def test_found_notebooks(): assert '00_device.ipynb' in NBS and 'index.ipynb' in NBS, NBS
 
-@pytest.mark.parametrize('nb', [pytest.param(n, marks=pytest.mark.alone) if n in ALONE else n for n in NBS])
+@pytest.mark.parametrize('nb', NBS)
 def test_notebook(nb, wheel, tmp_path):
     "`nb` copied alone into an empty folder runs top to bottom against the installed wheel"
     shutil.copy(ROOT/'nbs'/nb, tmp_path/nb)

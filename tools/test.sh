@@ -26,7 +26,5 @@ export TPU_VISION_WHEEL TPU_VISION_WHEEL_PYTHON="$PWD/.venv-wheel/bin/python"
 python tools/colab.py --check
 echo "== tests (each notebook copied alone into an empty folder, run against that wheel)"
 # Two workers: most of a notebook's time is one core's (imports, subprocesses, XLA compiles), and the machine has two.
-# Then the tests marked `alone` (XLA replicas: tests/test_notebooks.py says why), with nothing else running.
-# (pytest exits 5 when `"$@"` selects none of a group.)
-python -m pytest tests -v -p no:cacheprovider --durations=0 -n 2 --dist worksteal -m "not alone" "$@" || [ $? -eq 5 ]
-python -m pytest tests -v -p no:cacheprovider --durations=0 -m alone "$@" || [ $? -eq 5 ]
+# (pytest exits 5 when `"$@"` selects no test.)
+python -m pytest tests -v -p no:cacheprovider --durations=0 -n 2 --dist worksteal "$@" || [ $? -eq 5 ]

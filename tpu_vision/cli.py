@@ -55,17 +55,38 @@ def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla'
         raise UsageError(f"{what}: no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)")
     return name
 
+# %% ../nbs/10_cli.ipynb #f7a8c572
+def _ddp(device) -> bool:
+    "Does `--devices N` with `--device` mean N DDP processes (CUDA GPUs, or the CPU when asked) rather than SPMD?"
+    from tpu_vision.device import find_backend
+    return device == 'cpu' or find_backend(None if device == 'auto' else device) == 'cuda'
+
+# %% ../nbs/10_cli.ipynb #5eccdce1
+def _ddp_count(devices, device, bs) -> int:
+    "The number of DDP processes for `--devices`: at most the GPUs on CUDA, a number on the CPU; `bs` split evenly"
+    import torch
+    gpus = torch.cuda.device_count() if device != 'cpu' else 0
+    try: n = gpus if str(devices) == 'all' and gpus else int(devices)
+    except ValueError: raise UsageError(f"--devices {devices}: give a number of processes" +
+                                        (" or 'all'" if gpus else " (--device cpu)")) from None
+    if n < 1 or (gpus and n > gpus): raise UsageError(f"--devices {devices}: use 1 to {gpus} (the CUDA GPUs here)"
+                                                      if gpus else f"--devices {devices}: use at least 1 process")
+    if bs % n: raise UsageError(f"--bs {bs} must be divisible by --devices {n}: each process takes bs/devices")
+    return n
+
 # %% ../nbs/10_cli.ipynb #87955bbc
 def _check_devices(devices, device, bs) -> int:
-    "The number of replicas for `--devices`, checked against `--device` and `--bs`"
+    "The number of devices for `--devices`: XLA devices (SPMD), or DDP processes (CUDA GPUs, or `--device cpu`)"
     if str(devices) == '1': return 1
-    from tpu_vision.parallel import check_devices
-    n = check_devices(devices, bs)
-    if n > 1 and device not in ('auto', 'xla', 'tpu'):
-        raise UsageError(f"--devices {devices} runs replicas on XLA devices (TPU, or XLA on the CPU), "
-                         f"and --device {device} is not one: pass --device auto, tpu or xla")
+    if _ddp(device): n = _ddp_count(devices, device, bs)
+    else:
+        from tpu_vision.parallel import check_devices
+        n = check_devices(devices, bs)
+    if n > 1 and device not in ('auto', 'xla', 'tpu', 'cuda', 'cpu'):
+        raise UsageError(f"--devices {devices} trains on XLA devices, CUDA GPUs or CPU processes, and "
+                         f"--device {device} is none of them: pass --device auto, tpu, xla, cuda or cpu")
     if n > 1 and bs // n < 2:
-        raise UsageError(f"--bs {bs} over {n} devices leaves {bs // n} image per replica; pass --bs {2*n} or more")
+        raise UsageError(f"--bs {bs} over {n} devices leaves {bs // n} image per device; pass --bs {2*n} or more")
     return n
 
 # %% ../nbs/10_cli.ipynb #78aa9cfe
@@ -139,7 +160,7 @@ _NO_FASHION = ("fashion-mnist: the Fashion-MNIST files are not on this machine; 
 
 # %% ../nbs/10_cli.ipynb #5b37c646
 def _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool=True, download=False):
-    "Check every argument of `train`; the architecture, the number of replicas and the folder"
+    "Check every argument of `train`; the architecture, the number of devices and the folder"
     _check_numbers(epochs, bs, size, lr)
     check_device(device)
     n = _check_devices(devices, device, bs)
@@ -235,19 +256,18 @@ def _fit(learn, epochs, lr, pretrained, quiet, bars, cbs=()):
         if quiet or not bars: ctx.enter_context(learn.no_bar())
         if quiet: ctx.enter_context(learn.no_logging())
         elif not bars: ctx.enter_context(epoch_lines(learn))
-        if not getattr(learn, 'parallel', None): cbs = [*cbs, _stop_if_interrupted()]  # a replica's parent stops it
+        cbs = [*cbs, _stop_if_interrupted()]
         if pretrained: learn.fine_tune(epochs, lr or 2e-3, cbs=cbs)
         else: learn.fit_one_cycle(epochs, lr or 3e-3, cbs=cbs)
 
 # %% ../nbs/10_cli.ipynb #30c13658
-def _summary(learn) -> dict:
+def _summary(learn, procs:int=1) -> dict: # `procs`: the processes of a DDP run
     "The last epoch's losses and metrics, the device, the counters per epoch, and `diverged` (a loss not finite)"
     names,vals = learn.recorder.metric_names[1:-1],learn.recorder.values[-1]
     res = {n:float(v) for n,v in zip(names, vals)}
-    par,cs = getattr(learn, 'parallel', None),getattr(learn, 'counters', None) or []
-    n = par.last['world_size'] if par else getattr(learn.backend, 'n_devices', 1)   # replicas, or an SPMD mesh
-    if par: where = f"{par.last['device']} ×{n}"
-    else: where = f'{learn.backend.name} ({learn.backend.kind})' + (f' ×{n}' if n > 1 else '')
+    cs = getattr(learn, 'counters', None) or []
+    n = procs if procs > 1 else getattr(learn.backend, 'n_devices', 1)   # DDP processes, or an SPMD mesh
+    where = f'{learn.backend.name} ({learn.backend.kind})' + (f' ×{n}' if n > 1 else '') + (' DDP' if procs > 1 else '')
     return dict(res, diverged=not all(math.isfinite(v) for k,v in res.items() if 'loss' in k), device=where,
                 devices=n, compiles_per_epoch=[c['compiles'] for c in cs],
                 to_host_per_epoch=[c['to_host'] for c in cs])
@@ -271,7 +291,7 @@ def _history(out):
 
 # %% ../nbs/10_cli.ipynb #c51de867
 def _history_csv(learn, log) -> str:
-    "The text of `history.csv`: what `CSVLogger` `log` wrote, or the same from `learn.recorder` (a parallel run)"
+    "The text of `history.csv`: what `CSVLogger` `log` wrote, or the same from `learn.recorder` (several devices)"
     if log.fname.exists(): return log.fname.read_text()
     rec = learn.recorder
     rows = [rec.metric_names[:-1], *([i, *v] for i,v in enumerate(rec.values))]
@@ -319,6 +339,24 @@ def _tensorboard(out, hparams:dict):
     d = Path(out).absolute()/'tensorboard'/f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{os.getpid()}"
     return TensorBoardCallback(str(d), hparams={k:v for k,v in hparams.items() if isinstance(v, (int, float, str))})
 
+# %% ../nbs/10_cli.ipynb #f35733c4
+def _ddp_procs(n, device) -> int:
+    "`n` when `train` runs as one of `n` DDP processes (set on its GPU), else 1; a clear error outside `torchrun`"
+    if n == 1 or not _ddp(device): return 1
+    if int(os.environ.get('WORLD_SIZE', 1)) != n:
+        raise UsageError(f"devices={n} on {device}: that is {n} DDP processes; `tpu-vision train --devices {n}` starts "
+                         f"them (torchrun), or start this under `torchrun --nproc_per_node {n}`")
+    import torch
+    if device != 'cpu': torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', 0)))
+    return n
+
+# %% ../nbs/10_cli.ipynb #6674e9d2
+@contextmanager
+def _run_dir(out, procs):
+    "`(out, history logger, main)`: `out` locked in process 0 of a DDP run (or the only process); `main` is that one"
+    main = procs == 1 or int(os.environ.get('RANK', 0)) == 0
+    with (out_lock(out) if main else nullcontext(Path(out))) as o, _history(o) as log: yield o, log, main
+
 # %% ../nbs/10_cli.ipynb #68adc3b7
 def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*), 'sample' or 'fashion-mnist'
           arch='resnet18', # fastai/torchvision architecture (`resnet18`), timm model name (`convnext_atto`), `tiny_cnn`
@@ -331,7 +369,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
           pretrained:bool=False, # start from pretrained weights, which must be on disk (03a_models)
           aug:bool=True, # batch augmentation on the device (02_augment)
           quiet:bool=False, # no progress bars, no epoch lines, no class balance (the CLI's `--json`)
-          devices=1, # XLA devices (SPMD, one process): a number or 'all' (07_parallel)
+          devices=1, # XLA devices (SPMD), or DDP processes under torchrun on CUDA/CPU: a number or 'all' (07_parallel)
           bars:bool|None=None, # progress bars (True) or one plain line per epoch (False); default: bars on a terminal
           precision:str='auto', # 'auto' (bf16 where the device computes it fast), 'fp32', 'bf16' or 'fp16' (04_optim)
           cache:bool=False, # train from a decoded-image cache, batches sliced from it (01a_cache)
@@ -346,18 +384,23 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
     import tpu_vision.parallel, tpu_vision.optim  # `to_tpu(devices=, precision=)`
     from tpu_vision.export import export_learner   # atomic, portable, its sha256 recorded
     arch_fn,n,path = _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool, download)
-    with out_lock(out) as out, _history(out) as log:
+    from tpu_vision.parallel import ddp_ctx   # fastai's DDP (07_parallel)
+    procs = _ddp_procs(n, device)   # n: this is one of n DDP processes
+    with _run_dir(out, procs) as (out, log, main):
         _seed(seed)
-        learn = main_learner(path, arch_fn, size, bs, aug, pretrained, not quiet, cache, stem_pool, seed)
-        learn = learn.to_tpu(None if device == 'auto' else device, devices=n, precision=precision,
+        learn = main_learner(path, arch_fn, size, bs // procs, aug, pretrained, not quiet and main, cache, stem_pool,
+                             seed)
+        learn = learn.to_tpu(None if device == 'auto' else device, devices=n // procs, precision=precision,
                              compile_cache=compile_cache); _seed(seed, learn)
-        cbs = ([] if n > 1 else [log]) + ([_tensorboard(out, args)] if tensorboard else [])
-        _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars, cbs)
-        res = dict(_summary(learn), epochs=epochs, arch=arch, size=size, bs=bs, seed=seed, export=None)
-        learn.to_cpu()
-        if not res['diverged']: res['export'] = str(out.absolute()/'model.pkl'); export_learner(learn, res['export'])
-        res = dict(res, wall_seconds=round(time.time()-t0, 1))
-        return dict(res, records=None if res['diverged'] else _records(learn, out, args, res, log))
+        cbs = ([] if n > 1 else [log]) + ([_tensorboard(out, args)] if tensorboard and main else [])
+        with ddp_ctx(learn) if procs > 1 else nullcontext():
+            _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars, cbs)
+            res = dict(_summary(learn, procs), epochs=epochs, arch=arch, size=size, bs=bs, seed=seed, export=None)
+            learn.to_cpu()
+            if not res['diverged']: res['export'] = str(out.absolute()/'model.pkl')
+            if main and res['export']: export_learner(learn, res['export'])   # the others wait for it (`ddp_ctx`)
+            res = dict(res, wall_seconds=round(time.time()-t0, 1))
+            return dict(res, records=_records(learn, out, args, res, log) if main and res['export'] else None)
 
 # %% ../nbs/10_cli.ipynb #b14b70cf
 def _mtime(p): return p.stat().st_mtime_ns if p.exists() else None
@@ -380,14 +423,34 @@ def _print_summary(r):
 
 # %% ../nbs/10_cli.ipynb #20bc8b1d
 def _interrupted(e) -> bool:
-    "A Ctrl-C, here or in a replica of a parallel run (which reports it as a `ReplicaError`)?"
-    return isinstance(e, KeyboardInterrupt) or (type(e).__name__ == 'ReplicaError' and 'KeyboardInterrupt' in str(e))
+    "A Ctrl-C?"
+    return isinstance(e, KeyboardInterrupt)
 
 # %% ../nbs/10_cli.ipynb #1b6a0f42
 def _cache_mode(a): return 'rebuild' if a.rebuild_cache else 'verify' if a.verify_cache else a.cache
 
+# %% ../nbs/10_cli.ipynb #b7f3e1a7
+def _ddp_launch(a) -> int:
+    "How many DDP processes `tpu-vision train` must start for `a` (0: none, or this is one of them already)"
+    if 'LOCAL_RANK' in os.environ or str(a.devices) == '1': return 0
+    check_device(a.device)
+    n = _check_devices(a.devices, a.device, a.bs)
+    return n if n > 1 and _ddp(a.device) else 0
+
+# %% ../nbs/10_cli.ipynb #14baf754
+def _torchrun(a, n) -> int:
+    "Run this command again as `n` DDP processes (`torchrun --standalone`); their exit code"
+    import subprocess
+    cmd = [sys.executable, '-m', 'torch.distributed.run', '--standalone', '--nproc_per_node', str(n),
+           '-m', 'tpu_vision.cli', *a.argv]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE if a.json else None, text=True)
+    for l in (r.stdout or '').splitlines():   # --json: the JSON alone (gloo prints to stdout too)
+        if l.startswith('{'): print(l)
+    return r.returncode
+
 # %% ../nbs/10_cli.ipynb #c86e7c9f
 def _train(a):
+    if n := _ddp_launch(a): return _torchrun(a, n)
     model = Path(a.out)/'model.pkl'
     before = _mtime(model)
     try:
@@ -399,6 +462,7 @@ def _train(a):
     except BaseException as e:
         if _interrupted(e): raise KeyboardInterrupt(f'interrupted; {_left(model, before)}') from None
         raise
+    if int(os.environ.get('RANK', 0)) and 'LOCAL_RANK' in os.environ: return 0   # DDP: process 0 reports
     if a.json: print(json.dumps(_jsonable(r)))
     if r['diverged']:
         losses = ', '.join(f'{k} {r[k]}' for k in ('train_loss', 'valid_loss'))
@@ -555,7 +619,8 @@ def _train_parser(sub):
     t.add_argument('--size', type=int, default=64, help='image side in pixels, at least 8 (default 64)')
     t.add_argument('--lr', type=float, default=None, help='max learning rate (default 3e-3; 2e-3 with --pretrained)')
     t.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default auto)')
-    t.add_argument('--devices', default='1', help="XLA devices (SPMD): a number or 'all'; --bs is split (default 1)")
+    t.add_argument('--devices', default='1', help="XLA devices (SPMD), or DDP processes on CUDA GPUs or "
+                   "(--device cpu) the CPU, started through torchrun: a number or 'all'; --bs is split (default 1)")
     t.add_argument('--out', default='tpu_vision_run',
                    help='folder for model.pkl, history.csv, history.png and run.json (default tpu_vision_run)')
     t.add_argument('--pretrained', action='store_true', help='start from pretrained weights (on disk: see 03a_models)')
@@ -687,7 +752,7 @@ def _stop_if_interrupted():
 # %% ../nbs/10_cli.ipynb #91515d26
 def main(argv=None):
     "Entry point of the `tpu-vision` console command"
-    a = parser().parse_args(argv)
+    a = parser().parse_args(argv); a.argv = list(sys.argv[1:] if argv is None else argv)   # `_torchrun` repeats it
     _SIGINT.clear()
     old = _on_interrupt(_quiet_interrupt)
     try: code = a.func(a) or 0; sys.stdout.flush(); return code

@@ -289,7 +289,7 @@ class TPUProgressCallback(ProgressCallback):
 # %% ../nbs/03_learner.ipynb #636c68bb
 _TPU_CBS = (TPUCallback, StepEnd, EpochCounters, PredsToHost, GraphLog)
 TO_TPU_HOOKS = []  # `f(learn)`, run at the end of every `to_tpu`: how later notebooks add theirs (04_optim: precision)
-TO_TPU_MULTI = {}  # 'replicas': `f(learn, devices, **kwargs)`, what `to_tpu(devices=n)` does (07_parallel)
+TO_TPU_MULTI = {}  # 'spmd': `f(learn, devices, **kwargs)`, what `to_tpu(devices=n)` does (07_parallel)
 _told = set()      # backends `to_tpu` has said it fell back to
 
 # %% ../nbs/03_learner.ipynb #5768121a
@@ -356,20 +356,18 @@ def to_tpu(self:Learner,
            device=None, # 'auto' (default): a TPU if there is one, else the best device; or a backend name
            refresh:float|None=10., # seconds between progress-bar loss refreshes (None: only at the end of an epoch)
            precision:str='auto', # 'auto' (the backend's `auto_precision`), 'fp32', 'bf16' or 'fp16' (04_optim)
-           devices=1, # replicas: 1, a number, or 'all' (every TPU core/chip of this host) (07_parallel)
-           start_method:str|None=None, # replicas: 'fork' (default where there is fork) or 'spawn' (07_parallel)
+           devices=1, # 1, a number, or 'all' (every TPU core/chip of this host): SPMD in this process (07_parallel)
+           start_method:str|None=None, # gone with the replica launcher (07_parallel): an error that says so
            compile_cache='auto', # XLA: compiled graphs kept for later processes: 'auto' (where they load), True, False
            shard:str|None=None, # 'params': each device holds 1/N of each parameter (FSDPv2; with `devices`)
           ) -> Learner:
     "Move model, data, optimizer and callbacks to the accelerator; training then runs with no host sync per step"
     self.__class__ = tpu_learner_class(type(self))
-    if devices not in (1, '1'):   # SPMD in this process; replica processes when a `start_method` is given
-        how = 'replicas' if start_method else 'spmd'
-        if how not in TO_TPU_MULTI: raise ImportError("to_tpu(devices=...) needs `import tpu_vision.parallel`")
-        return TO_TPU_MULTI[how](self, devices, device=device, refresh=refresh, precision=precision,
-                                 start_method=start_method, shard=shard)
+    if devices not in (1, '1') or start_method is not None:   # SPMD in this process (07_parallel)
+        if 'spmd' not in TO_TPU_MULTI: raise ImportError("to_tpu(devices=...) needs `import tpu_vision.parallel`")
+        return TO_TPU_MULTI['spmd'](self, devices, device=device, refresh=refresh, precision=precision,
+                                    start_method=start_method, shard=shard)
     if shard is not None: raise ValueError(f"to_tpu(shard={shard!r}) shards over several devices: pass devices=")
-    self.__dict__.pop('parallel', None)
     b = get_backend(device)
     if b.name not in ('tpu','xla') and device in (None, 'auto') and b.name not in _told:
         print(f'to_tpu: no TPU found, training on {b.name} ({b.kind}); `tpu_vision.device.diagnose()` says why')
@@ -443,7 +441,7 @@ def to_cpu(self:TPULearnerMixin) -> Learner:
     rec = getattr(self, 'recorder', None)
     _swap_meters(self, AvgLoss(), None if rec is None else AvgSmoothLoss(rec.smooth_loss.beta))
     self.metrics = [m.metric if isinstance(m, EpochMetric) else m for m in self.metrics]
-    for k in ('backend', 'parallel'): self.__dict__.pop(k, None)
+    self.__dict__.pop('backend', None)
     self.__class__ = self._plain
     return self
 

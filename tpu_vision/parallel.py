@@ -1,6 +1,6 @@
-"""`learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs, and torch_xla's replicas
+"""`learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs
 
-Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2), `ddp_ctx` (DDP under torchrun), `local_devices`, `check_devices`, `ReplicaBackend`, `Parallel`.
+Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2, a distillation teacher too), `ddp_ctx` (DDP under torchrun), `host_dls` and `write_once` (pods), `local_devices`, `check_devices`.
 
 Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
@@ -8,23 +8,19 @@ Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
 # %% ../nbs/07_parallel.ipynb #9d1ea49e
 from __future__ import annotations
-import os, sys, random, shutil, tempfile, threading, traceback, multiprocessing, faulthandler
-from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
-from copy import deepcopy
+import os
 import torch
-from fastcore.basics import patch, store_attr, ifnone
+from fastcore.basics import patch
 from fastai.learner import Learner
 from fastai.callback.progress import ProgressCallback
-from . import device as _device
 from .device import *
-from .data import static_shapes, shard, tpu_dl
-from .learner import (TO_TPU_MULTI, TPUCallback, TPULearnerMixin, EpochMetric, DeviceAvgLoss,
-                                DeviceSmoothLoss, n_real_items)
+import threading
+from fastcore.basics import ifnone
+from .data import PAD_TARGET, shard, with_loaders
+from .learner import TO_TPU_MULTI, TPUCallback, EpochMetric, DeviceAvgLoss, DeviceSmoothLoss
 
 # %% auto #0
-__all__ = ['local_devices', 'check_devices', 'ReplicaBackend', 'ReplicaCallback', 'ReplicaError', 'ReplicaCrash', 'Parallel',
-           'shard_params', 'ddp_ctx']
+__all__ = ['local_devices', 'check_devices', 'host_dls', 'write_once', 'shard_params', 'DDPCallback', 'ddp_ctx']
 
 # %% ../nbs/07_parallel.ipynb #d403fce2
 def local_devices(env=None, # environment (default `os.environ`)
@@ -35,11 +31,11 @@ def local_devices(env=None, # environment (default `os.environ`)
 
 # %% ../nbs/07_parallel.ipynb #bbbc178c
 def check_devices(devices, # a number of devices, or 'all'
-                  bs:int|None=None, # the global batch size, split evenly over the replicas
+                  bs:int|None=None, # the global batch size, split evenly over the devices
                   env=None, # environment (default `os.environ`)
                   chips=None, # TPU chip kinds (default `tpu_chips()`)
                  ) -> int:
-    "The number of replicas for `devices`; a clear error if the host has fewer, or `bs` does not split evenly"
+    "The number of devices for `devices`; a clear error if the host has fewer, or `bs` does not split evenly"
     kind,n_avail,how = XLABackend.env_device_type(env),local_devices(env, chips),XLABackend.device_count_setting(env)
     if devices in ('all', None): n = n_avail
     else:
@@ -49,366 +45,18 @@ def check_devices(devices, # a number of devices, or 'all'
     if n < 1: raise ValueError(f"devices={devices!r}: use at least 1 device, or 'all'")
     if n > n_avail: raise ValueError(f"devices={n}, but this host has {n_avail} {kind} device(s)" +
         (f" ({how})" if how else '') + f": pass devices={n_avail} or fewer")
-    if kind != 'CPU' and 1 < n < n_avail: raise ValueError(f"devices={n}: torch_xla's launcher runs on all {n_avail} "
-        f"{kind} devices of a host or on one; pass devices='all' (or 1)")
+    if kind != 'CPU' and 1 < n < n_avail: raise ValueError(f"devices={n}: a mesh spans all {n_avail} {kind} devices "
+        f"of a host or one; pass devices='all' (or 1)")
     if bs is not None and n > 1 and bs % n: raise ValueError(f"devices={n}: the global batch size bs={bs} must be "
-        f"divisible by the number of devices (each replica takes bs/devices); use bs={bs - bs % n or n} or "
+        f"divisible by the number of devices (each takes bs/devices); use bs={bs - bs % n or n} or "
         f"{bs - bs % n + n}")
     return n
-
-# %% ../nbs/07_parallel.ipynb #c9c975fe
-class _LocalCache(dict):
-    "`get_backend`'s cache with the 'xla' entry per thread: replicas that are threads each own a device"
-    def __init__(self, d): super().__init__(d); self.local = threading.local()
-    def _get(self): return getattr(self.local, 'xla', None)
-    def __contains__(self, k): return (k == 'xla' and self._get() is not None) or super().__contains__(k)
-    def __getitem__(self, k): return self._get() if k == 'xla' and self._get() is not None else super().__getitem__(k)
-
-# %% ../nbs/07_parallel.ipynb #c619f62b
-_host = {}  # per process: the lock and barrier of the replicas that are its threads
-_host_lock = threading.Lock()
-
-class ReplicaBackend(XLABackend):
-    "The `XLABackend` of one replica: gradients averaged over the replicas, all-gather, barrier, local master"
-    def __init__(self, seed=0):
-        super().__init__()
-        self._ch,self.native = 0,self.native_collectives
-        self.set_rng(seed + self.rank)
-        with _host_lock:
-            if _host.get('seed') != seed:
-                _host.update(seed=seed, lock=threading.Lock(), barrier=threading.Barrier(self.addressable_device_count))
-            self._lock,self._barrier = _host['lock'],_host['barrier']
-    @property
-    def is_local_master(self): return self.local_ordinal == 0
-    def sync(self):
-        "End the step. On XLA:CPU one replica at a time: the first compiles, the others find the graph in the cache"
-        if self.native: super().sync()
-        else:
-            with self._lock: super().sync()
-        self._ch = 0
-    def _channel(self):
-        "Channel id of the next collective in this graph: XLA:CPU matches the replicas' collectives by it"
-        self._ch += 1; return self._ch
-    def all_gather(self, t, # a tensor of the same shape in every replica
-                   channel_id=None, # default: the graph's next one on XLA:CPU, none elsewhere
-                  ):
-        "`t` of every replica, stacked: shape `(world_size, *t.shape)`; on XLA:CPU with the graph's next channel id"
-        if channel_id is None and not self.native: channel_id = self._channel()
-        return super().all_gather(t, channel_id)
-    def all_sum(self, ts:list) -> list:
-        "The sums over the replicas of the tensors `ts`, in one collective"
-        if not ts: return []
-        flat = torch.cat([t.detach().float().reshape(-1) for t in ts])
-        s = self.all_reduce_sum(flat) if self.native else self.all_gather(flat).sum(0)
-        out,i = [],0
-        for t in ts: out.append(s[i:i+t.numel()].reshape(t.shape).to(t.dtype)); i += t.numel()
-        return out
-    def reduce_gradients(self, opt):
-        "Average `opt`'s gradients over the replicas: one all-reduce of all of them"
-        if self.native or self.world_size == 1: return super().reduce_gradients(opt)   # XLABackend's all-reduce
-        gs = grads_of(opt)
-        for g,s in zip(gs, self.all_sum(gs)): g.copy_(s/self.world_size)
-    def barrier(self):
-        "Wait until every replica gets here"
-        if self.world_size == 1: return
-        if self.native: self.rendezvous('tpu_vision')
-        else: self._barrier.wait()
-    def save(self, obj, # what to save (tensors on any device)
-             path, # the file
-            ):
-        "Save `obj` from the master replica only; the others wait until it is written"
-        res = super().save(obj, path); self.barrier(); return res
-
-# %% ../nbs/07_parallel.ipynb #3fdfa732
-def _interleave(g, n):
-    "Rows of all-gathered shards `g` (`(world_size, rows, ...)`) in dataset order, the first `n` (the rest is padding)"
-    return g.transpose(0, 1).reshape(-1, *g.shape[2:])[:n]
-
-# %% ../nbs/07_parallel.ipynb #8c8ee201
-class ReplicaCallback(TPUCallback):
-    "`TPUCallback` for one of several replicas: losses and metrics reduced over them once a phase, predictions gathered"
-    def _n(self):
-        "Items of this phase over all the replicas: the dataset's size, or all the rows when the last batch is dropped"
-        dl,n = self.dl,n_real_items(self.dl, self._n_batches)
-        return getattr(dl, 'n_total', n) if not getattr(dl, 'drop_last', False) else n*self.backend.world_size
-    def _gather(self, t): return _interleave(self.backend.all_gather(t), self._n())
-    def _reduce(self, mets):
-        "Put the sums/gathers over the replicas into `mets` (on the device, in the graph of the flush that follows)"
-        avgs = [m for m in mets if isinstance(m, DeviceAvgLoss) and m.total is not None]
-        sms = [m for m in mets if isinstance(m, DeviceSmoothLoss) and m.val is not None]
-        sums = self.backend.all_sum([x for m in avgs for x in (m.total, m.count)] + [m.val/m.w for m in sms])
-        for i,m in enumerate(avgs): m.total,m.count = sums[2*i],sums[2*i+1]
-        for m,v in zip(sms, sums[2*len(avgs):]): m._cache = v/self.backend.world_size
-        for m in mets:
-            if isinstance(m, EpochMetric) and m.preds:
-                m.preds = [self._gather(torch.cat(m.preds))]
-                m.targs = [tuple(self._gather(torch.cat(ys)) for ys in zip(*m.targs))]
-    def _flush_phase(self, mets, losses=False): super()._flush_phase(mets, losses); self.backend._ch = 0
-    def after_batch(self):
-        super().after_batch()
-        if self.training and hasattr(self.learn, 'lr_finder'):  # all replicas must see one loss, to stop at one step
-            b = self.backend
-            self.learn.loss = b.all_sum([self.learn.loss.detach().float().mean()])[0]/b.world_size
-    def after_train(self): self._average_buffers(); super().after_train()
-    def _average_buffers(self):
-        "Average the float buffers (BatchNorm statistics) over the replicas: they validate and end with the same model"
-        bufs = [b for b in self.learn.model.buffers() if b.is_floating_point()]
-        if hasattr(self.learn, 'lr_finder') or not bufs: return
-        for b,s in zip(bufs, self.backend.all_sum(bufs)): b.copy_(s/self.backend.world_size)
-        self.backend.sync()
-    def _cut(self, t): return to_cpu(self._gather(t))
-    def _trim(self, gp): super()._trim(gp); self.backend._ch = 0
-
-# %% ../nbs/07_parallel.ipynb #f315331b
-_JOBS = {}
-
-class ReplicaError(RuntimeError): "A replica of a parallel run raised; the message holds its traceback"
-class ReplicaCrash(ReplicaError): "A replica's process died without a Python error: killed by a signal"
-
-def _replica_dls(dls, world_size, rank, seed):
-    "`dls` for replica `rank`: fixed shapes, the global batch split over the replicas, a shard of every loader"
-    if dls.train.bs % world_size: raise ValueError(f"The global batch size bs={dls.train.bs} must be divisible by the "
-        f"number of replicas, {world_size} (all the devices of all the hosts)")
-    dls = static_shapes(dls)
-    loaders = [dl.new(bs=dl.bs//world_size if i == 0 else -(-dl.bs//world_size)) for i,dl in enumerate(dls.loaders)]
-    return shard(type(dls)(*loaders, path=dls.path), rank, world_size, seed)
-
-# %% ../nbs/07_parallel.ipynb #d06d6d51
-def _replica_learner(learn, b, seed, args=(), kwargs=None):
-    "Copies of `learn` and its method's arguments for the replica of `b`: its shard, its device, logs on the master"
-    rl,args,kwargs = deepcopy((learn, args, kwargs or {}))
-    rl.parallel = None
-    rl.dls = _replica_dls(rl.dls, b.world_size, b.rank, seed)
-    rl.to_tpu(b, refresh=getattr(learn.parallel, 'refresh', 10.), precision=getattr(learn, 'precision', 'auto'))
-    i = next(i for i,cb in enumerate(rl.cbs) if type(cb) is TPUCallback)
-    rl.remove_cb(rl.cbs[i]); rl.add_cb(ReplicaCallback(b))
-    if not b.is_master:
-        rl.remove_cbs([cb for cb in rl.cbs if isinstance(cb, ProgressCallback)])
-        rl.logger = lambda *a, **k: None
-    return rl,args,kwargs
-
-# %% ../nbs/07_parallel.ipynb #d157ba55
-def _to_console():
-    "In a child process, fastprogress prints text"
-    import fastprogress.fastprogress as fp, fastai.callback.progress as fcp
-    fcp.master_bar,fcp.progress_bar = fp.ConsoleMasterBar,fp.ConsoleProgressBar
-
-_child_lock = threading.Lock()
-
-def _setup_child(tmp):
-    "Once per child process: text progress bars, stdout and stderr to the log the parent prints, per-thread backends"
-    with _child_lock:
-        if getattr(sys, '_tpu_vision_child', None) == tmp: return
-        _to_console()
-        sys.stdout = sys.stderr = open(Path(tmp)/'log', 'a', buffering=1)
-        faulthandler.enable(sys.stderr, all_threads=True)  # a native crash prints where each thread was
-        if not isinstance(_device._cache, _LocalCache): _device._cache = _LocalCache(_device._cache)
-        sys._tpu_vision_child = tmp
-
-# %% ../nbs/07_parallel.ipynb #cdd1c3cf
-def _checksum(model):
-    "Two numbers that differ when the parameters of two replicas differ"
-    v = torch.cat([p.detach().float().reshape(-1) for p in model.parameters()])
-    w = torch.arange(1, v.numel()+1, device=v.device, dtype=torch.float32).remainder(7.)
-    return torch.stack([v.sum(), (v*w).sum()])
-
-def _result(rl, out, b, sums):
-    "What the parent gets back: the method's result, the weights, the optimizer state, the Recorder's history, counters"
-    rec = getattr(rl, 'recorder', None)
-    r = dict(out=to_cpu(out), model=to_cpu(rl.model.state_dict()), checksums=sums, world_size=b.world_size,
-             rank=b.rank, device=f'{b.name} ({b.kind})', counters=getattr(rl, 'counters', None),
-             opt=to_cpu(rl.opt.state_dict()) if rl.opt is not None else None)
-    if rec is not None:
-        keys = ('lrs','iters','losses','values','metric_names')
-        r['recorder'] = {k:to_cpu(getattr(rec, k)) for k in keys if hasattr(rec, k)}
-        r['recorder']['losses'] = [float(l) for l in r['recorder'].get('losses', [])]
-    return r
-
-# %% ../nbs/07_parallel.ipynb #1253445f
-def _replica(index, key, tmp):
-    "What each replica runs (the launch's target): the job's Learner method on a copy of the Learner, results to `tmp`"
-    job = _JOBS.get(key)
-    in_child = job is None or os.getpid() != job['pid']
-    try:
-        if job is None:  # start method 'spawn': the job was pickled
-            import cloudpickle
-            with open(Path(tmp)/'job.pkl', 'rb') as f: job = cloudpickle.load(f)
-        if in_child: _setup_child(tmp)
-        torch.autograd.set_multithreading_enabled(False)  # backward in this thread (see above)
-        b = ReplicaBackend(job['seed'])
-        if isinstance(_device._cache, _LocalCache): _device._cache.local.xla = b
-        rl,args,kwargs = _replica_learner(job['learn'], b, job['seed'], job['args'], job['kwargs'])
-        out = getattr(rl, job['method'])(*args, **kwargs)
-        ck = _checksum(rl.model)
-        sums = b.all_gather(ck).cpu() if b.world_size > 1 else ck.cpu()[None]
-        if b.is_local_master: torch.save(_result(rl, out, b, sums), Path(tmp)/'result.pth')
-    except BaseException:
-        rank = getattr(locals().get('b'), 'rank', index)
-        (Path(tmp)/f'error-{rank}.txt').write_text(traceback.format_exc())
-        if in_child: sys.stderr.flush(); os._exit(1)  # the whole child process, all its replicas
-        raise
-
-# %% ../nbs/07_parallel.ipynb #5e276c9b
-class Parallel:
-    "How `learn.to_tpu(devices=n)` runs the fit family: `n` replicas launched by `torch_xla.launch`"
-    def __init__(self, n, # the number of devices (replicas), or 'all'
-                 refresh=10., # seconds between progress-bar updates (`to_tpu`'s `refresh`)
-                 start_method:str|None=None, # how the replicas start: 'fork' where there is fork, else 'spawn'
-                ):
-        store_attr(); self.last = None
-        self.start_method = start_method or ('fork' if 'fork' in multiprocessing.get_all_start_methods() else 'spawn')
-    def __repr__(self): return f'Parallel({self.n} devices, {self.start_method})'
-    def __reduce__(self): return (type(None), ())  # not pickled with a Learner: an export predicts in one process
-
-# %% ../nbs/07_parallel.ipynb #925cbc5f
-def _relay(path, out, stop):
-    "Copy what the replicas write to `path` to `out` as it comes, until `stop` is set"
-    pos = 0
-    while True:
-        done = stop.is_set()
-        try:
-            with open(path) as f: f.seek(pos); s = f.read(); pos = f.tell()
-        except FileNotFoundError: s = ''
-        if s: out.write(s); out.flush()
-        if done: return
-        stop.wait(0.2)
-
-# %% ../nbs/07_parallel.ipynb #5bf0065c
-def _errors(tmp): return {int(p.stem.split('-')[1]):p.read_text() for p in sorted(Path(tmp).glob('error-*.txt'))}
-def _torchelastic(): return 'TORCHELASTIC_RUN_ID' in os.environ
-_CRASH = ("a replica's process died without a Python error, killed by a signal: a crash in the XLA runtime (its "
-    "stack, from faulthandler, is printed above; XLA:CPU also ends the process when a replica waits over 10 s in a "
-    "collective for one that stopped) or the out-of-memory killer (see `dmesg`). This Learner's weights "
-    "are those it had before the call: run it again; if it crashes again, run it on one device (`to_tpu()`) to find "
-    "the error.")
-_STARTED = ("the XLA runtime is already in use in this process (a tensor was put on an XLA device, e.g. by "
-    "`to_tpu()` or `image_dls(device=None)` with PJRT_DEVICE set), so torch_xla cannot launch replicas from it. "
-    "Restart the kernel (or script) and call `to_tpu(devices=...)` before anything touches XLA; build the "
-    "DataLoaders with device='cpu'.")
-
-# %% ../nbs/07_parallel.ipynb #71bdd224
-@patch
-def _launch(self:TPULearnerMixin, method:str, *args, **kwargs) -> dict:
-    "Run `self.<method>(*args, **kwargs)` on the replicas (`XLABackend.launch`); the local master's result"
-    par,elastic = self.parallel,_torchelastic()
-    n = check_devices(par.n, self.dls.train.bs) if not elastic else int(os.environ.get('WORLD_SIZE', 1))
-    if XLABackend.runtime_initialized() and not elastic: raise RuntimeError(f"{method}: {_STARTED}")
-    tmp = tempfile.mkdtemp(prefix='tpu_vision_parallel_')
-    key = os.path.basename(tmp)
-    job = dict(learn=self, method=method, args=args, kwargs=kwargs, seed=random.randrange(2**31), pid=os.getpid())
-    stop = threading.Event()
-    relay = threading.Thread(target=_relay, args=(Path(tmp)/'log', sys.stdout, stop), daemon=True)
-    try:
-        if par.start_method == 'fork': _JOBS[key] = job
-        else:
-            import cloudpickle
-            with open(Path(tmp)/'job.pkl', 'wb') as f: cloudpickle.dump(job, f)
-        relay.start()
-        try: XLABackend.launch(_replica, (key, tmp), par.start_method, n=None if elastic else n)
-        except BaseException as e:
-            errs = _errors(tmp)
-            if not errs and isinstance(e, BrokenProcessPool): raise ReplicaCrash(_CRASH) from e
-            if not errs: raise
-            r,tb = next(iter(errs.items()))
-            raise ReplicaError(f"replica {r} of {n} failed, which stopped the run:\n{tb}") from None
-        errs = _errors(tmp)
-        if errs: r,tb = next(iter(errs.items())); raise ReplicaError(f"replica {r} of {n} failed:\n{tb}")
-        return torch.load(Path(tmp)/'result.pth', weights_only=False)
-    finally:
-        stop.set()
-        if relay.is_alive(): relay.join()
-        _JOBS.pop(key, None)
-        shutil.rmtree(tmp, ignore_errors=True)
-
-# %% ../nbs/07_parallel.ipynb #095d9d45
-@patch
-def _take(self:TPULearnerMixin, res:dict):
-    "Load the replicas' trained weights, optimizer state, Recorder history and counters into this Learner"
-    self.model.load_state_dict(res['model'])
-    if res.get('opt') is not None:
-        if self.opt is None: self.create_opt()
-        self.opt.load_state_dict(res['opt'])
-    rec = getattr(self, 'recorder', None)
-    if rec is not None:
-        for k,v in res.get('recorder', {}).items(): setattr(rec, k, v)
-    self.counters = res.get('counters')
-    self.parallel.last = {k:res.get(k) for k in ('checksums','device','world_size','rank')}
-
-# %% ../nbs/07_parallel.ipynb #db635350
-def _par(learn): return getattr(learn, 'parallel', None)
-
-def _to_replicas(learn, devices, device=None, refresh=10., precision='auto', start_method=None, shard=None):
-    "What `learn.to_tpu(devices=n)` does (03_learner): check the host, then run the fit family on `n` replicas"
-    if shard is not None: raise ValueError(f"to_tpu(shard={shard!r}) needs SPMD: leave out start_method")
-    if device not in (None, 'auto', 'xla', 'tpu'):
-        raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
-    if not _torchelastic(): check_devices(devices, learn.dls.train.bs)
-    if XLABackend.runtime_initialized() and not _torchelastic():
-        raise RuntimeError(f"to_tpu(devices={devices!r}): {_STARTED}")
-    learn.parallel,learn.precision = Parallel(devices, refresh, start_method),precision
-    return learn
-
-TO_TPU_MULTI['replicas'] = _to_replicas
-
-# %% ../nbs/07_parallel.ipynb #2a8074db
-@patch
-def fit(self:TPULearnerMixin, n_epoch, # epochs to train
-        lr=None, wd=None, # learning rate and weight decay (default: the Learner's)
-        cbs=None, # callbacks for this call only (every replica gets its own copies)
-        reset_opt=False, # start from a new optimizer
-        start_epoch=0, # the first epoch (to resume)
-       ):
-    "fastai's `fit`; after `to_tpu(devices=n)`, on `n` replicas, and then with the trained weights and history here"
-    kw = dict(lr=lr, wd=wd, cbs=cbs, reset_opt=reset_opt, start_epoch=start_epoch)
-    if _par(self) is None: return super(TPULearnerMixin, self).fit(n_epoch, **kw)
-    self._take(self._launch('fit', n_epoch, **kw))
-
-# %% ../nbs/07_parallel.ipynb #a21abbfc
-def _shardable(dl): return tpu_dl(dl, pad=True, drop_last=False)
-
-def _shard_here(learn, dl):
-    b = learn.backend
-    return None if dl is None else shard(dl.new(bs=-(-dl.bs//b.world_size)), b.rank, b.world_size).to(b.device)
-
-# %% ../nbs/07_parallel.ipynb #348763a1
-@patch
-def get_preds(self:TPULearnerMixin, ds_idx=1, # the DataLoader to predict: 0 training, 1 validation
-              dl=None, # or this DataLoader
-              with_input=False, with_decoded=False, with_loss=False, # also return the inputs, decoded preds, losses
-              act=None, # the activation applied to the outputs (default: the loss function's)
-              inner=False, # called from inside a training loop (not in parallel)
-              reorder=True, # put the predictions in dataset order
-              cbs=None, # callbacks for this call only
-              **kwargs, # more of fastai's `get_preds` arguments
-             ):
-    "fastai's `get_preds`; after `to_tpu(devices=n)`, each replica predicts its shard, gathered in dataset order"
-    kw = dict(ds_idx=ds_idx, dl=dl, with_input=with_input, with_decoded=with_decoded, with_loss=with_loss, act=act,
-              inner=inner, reorder=reorder, cbs=cbs, **kwargs)
-    if _par(self) is None or inner: return super(TPULearnerMixin, self).get_preds(**kw)
-    if dl is not None: kw['dl'] = _shardable(dl)
-    return self._launch('_get_preds_replica', **kw)['out']
-
-@patch
-def _get_preds_replica(self:TPULearnerMixin, dl=None, **kwargs):
-    return self.get_preds(dl=_shard_here(self, dl), **{**kwargs, 'reorder':False})  # gathered in dataset order already
-
-# %% ../nbs/07_parallel.ipynb #8052c26f
-@patch
-def validate(self:TPULearnerMixin, ds_idx=1, # the DataLoader to validate on: 0 training, 1 validation
-             dl=None, # or this DataLoader
-             cbs=None, # callbacks for this call only
-            ):
-    "fastai's `validate`; after `to_tpu(devices=n)`, on `n` replicas, the loss and metrics reduced over them"
-    if _par(self) is None: return super(TPULearnerMixin, self).validate(ds_idx=ds_idx, dl=dl, cbs=cbs)
-    dl = None if dl is None else _shardable(dl)
-    return self._launch('_validate_replica', ds_idx=ds_idx, dl=dl, cbs=cbs)['out']
-
-@patch
-def _validate_replica(self:TPULearnerMixin, dl=None, **kwargs): return self.validate(dl=_shard_here(self, dl), **kwargs)
 
 # %% ../nbs/07_parallel.ipynb #3bf2be92
 def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_method=None, shard=None):
     "What `learn.to_tpu(devices=n)` does (03_learner): move to an SPMD mesh of `n` devices, in this process"
+    if start_method is not None: raise ValueError(f"to_tpu(start_method={start_method!r}): the replica launcher is "
+        "gone (issue 27); devices=n trains on n devices from this process (SPMD): leave out start_method")
     if device not in (None, 'auto', 'xla', 'tpu'):
         raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
     n = check_devices(devices, learn.dls.train.bs)
@@ -420,12 +68,44 @@ def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_m
 
 TO_TPU_MULTI['spmd'] = _to_spmd
 
+# %% ../nbs/07_parallel.ipynb #beda92cc
+def host_dls(dls, # the `DataLoaders` every host builds alike (the same folder or cache, the same seed)
+             host:int|None=None, hosts:int|None=None, # this host and the number of hosts (default: torch_xla's)
+             seed:int=0, # shared by the hosts: the shuffle of epoch `e` is seeded with `seed` and `e`
+            ):
+    "The part of `dls` one host of a pod loads: `1/hosts` of every global batch, disjoint, as many batches everywhere"
+    xr = get_backend('xla').xr if host is None or hosts is None else None
+    host,hosts = ifnone(host, xr and xr.process_index()),ifnone(hosts, xr and xr.process_count())
+    if dls.train.bs % hosts: raise ValueError(f"host_dls: the global batch size bs={dls.train.bs} must be divisible "
+        f"by the number of hosts, {hosts}; use bs={dls.train.bs - dls.train.bs % hosts or hosts}")
+    loaders = [dl.new(bs=dl.bs//hosts if i == 0 else -(-dl.bs//hosts)) for i,dl in enumerate(dls.loaders)]
+    return shard(with_loaders(dls, loaders), host, hosts, seed)
+
+# %% ../nbs/07_parallel.ipynb #1dde02db
+def _pod_barrier():
+    "Wait for every host of the pod (one process each): torch_xla's rendezvous; nothing to wait for on one host"
+    b = get_backend('xla')
+    if b.xr.process_count() > 1: b.xm.rendezvous('tpu_vision.write_once')
+
+# %% ../nbs/07_parallel.ipynb #7fc0f657
+def write_once(write, # `write(tmp_path)` writes the file (`atomic_write` renames it to `path` when it is complete)
+               path, # the file
+               host:int|None=None, # this host (default torch_xla's `process_index`)
+               barrier=None, # waits for every host (default `_pod_barrier`)
+              ) -> Path:
+    "The single-writer rule of a pod: host 0 writes `path`; every host returns once it is written"
+    if ifnone(host, get_backend('xla').xr.process_index() if host is None else host) == 0: atomic_write(path, write)
+    ifnone(barrier, _pod_barrier)()
+    return Path(path)
+
 # %% ../nbs/07_parallel.ipynb #94b3eca1
 def shard_params(learn:Learner) -> Learner: # a Learner after `to_tpu(devices=...)` (SPMD)
-    "FSDPv2 for `learn`: its model's parameters (and optimizer state) split over the SPMD mesh"
-    if not isinstance(getattr(learn, 'backend', None), SPMDBackend):
+    "FSDPv2 for `learn`: the parameters (and optimizer state) of its model and of a distillation teacher, on the mesh"
+    if not isinstance(b := getattr(learn, 'backend', None), SPMDBackend):
         raise ValueError("shard_params needs a Learner on an SPMD mesh: call `learn.to_tpu(devices='all')` first")
-    learn.model = learn.backend.shard_params(learn.model)
+    learn.model = b.shard_params(learn.model)
+    for cb in learn.cbs:   # 05_distill's `DistillationCallback`: its teacher, often the biggest model of all
+        if isinstance(getattr(cb, 'teacher', None), torch.nn.Module): cb.teacher = b.shard_params(cb.teacher)
     if learn.opt is not None: learn.create_opt()
     return learn
 
@@ -442,26 +122,58 @@ def _ddp_trainer(sync_bn=True, **kwargs):
             return cls(dl, device=getattr(self.learn.model, 'device', None))
     return _Trainer(sync_bn, **kwargs)
 
+# %% ../nbs/07_parallel.ipynb #d1078920
+def _gather_rows(t):
+    "`t` of every DDP process, concatenated in rank order (the same shape in each)"
+    ts = [torch.empty_like(t) for _ in range(torch.distributed.get_world_size())]
+    torch.distributed.all_gather(ts, t.contiguous()); return torch.cat(ts)
+
+# %% ../nbs/07_parallel.ipynb #7d388272
+class DDPCallback(TPUCallback):
+    "`TPUCallback` in one of several DDP processes: a phase's losses and metric inputs combined over all of them"
+    def _reduce(self, mets):
+        d,w = torch.distributed,torch.distributed.get_world_size()
+        for m in mets:
+            if isinstance(m, DeviceAvgLoss) and m.total is not None:
+                s = torch.cat([m.total.reshape(1), m.count.reshape(1).float()]); d.all_reduce(s)
+                m.total,m.count = s[:1],s[1:]
+            elif isinstance(m, DeviceSmoothLoss) and m.val is not None:
+                v = (m.val/m.w).reshape(1).float(); d.all_reduce(v); m._cache = (v/w).reshape(())
+            elif isinstance(m, EpochMetric) and m.preds: self._gather(m)
+    def _gather(self, m):
+        "`m`'s predictions and targets of all the processes: the padding left out, the first `dl.n` (the dataset)"
+        p,ys = _gather_rows(torch.cat(m.preds)),[_gather_rows(torch.cat(y)) for y in zip(*m.targs)]
+        keep,n = (ys[0].reshape(len(ys[0]), -1) != PAD_TARGET).any(1),getattr(self.dl, 'n', None)
+        m.preds,m.targs = [p[keep][:n]],[tuple(y[keep][:n] for y in ys)]; self._all = len(m.preds[0])
+    def _n(self): return getattr(self, '_all', None) or super()._n()
+    def _flush_phase(self, mets, losses=False):
+        try: super()._flush_phase(mets, losses)
+        finally: self._all = None
+
 # %% ../nbs/07_parallel.ipynb #5f5fd7b7
 from contextlib import contextmanager
 
 @contextmanager
 def ddp_ctx(learn:Learner, # a Learner in one of the processes `torchrun` started
-            sync_bn:bool=True, # BatchNorm statistics over all the processes (`nn.SyncBatchNorm`)
+            sync_bn:bool=True, # BatchNorm statistics over all the processes (`nn.SyncBatchNorm`: GPUs only)
             **kwargs, # more `Accelerator` arguments (fastai's `distrib_ctx`)
            ):
-    "fastai's `distrib_ctx` in a `torchrun`/`accelerate launch` process: DDP over NCCL on GPUs, over gloo on the CPU"
+    "fastai's `distrib_ctx` in a `torchrun` process: DDP over NCCL (GPUs) or gloo (CPU); at its end all wait for all"
     os.environ.setdefault('USE_TORCH_XLA', '0')   # accelerate would pick XLA whenever torch_xla is installed
     from fastai.torch_core import num_distrib, rank_distrib
     n,cuda,dist = num_distrib(),torch.cuda.is_available(),torch.distributed
     new = n > 1 and not dist.is_initialized()
     if new and cuda: torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', 0)))
     if new: dist.init_process_group('nccl' if cuda else 'gloo')
+    tcb = next((cb for cb in learn.cbs if type(cb) is TPUCallback), None) if n > 1 else None
     try:
         if n > 1:
-            learn.add_cb(_ddp_trainer(sync_bn, cpu=not cuda, **kwargs))
+            learn.add_cb(_ddp_trainer(sync_bn and cuda, cpu=not cuda, **kwargs))   # SyncBatchNorm: CUDA only
             if rank_distrib(): learn.remove_cbs([cb for cb in learn.cbs if isinstance(cb, ProgressCallback)])
+            if tcb is not None: object.__setattr__(tcb, '__class__', DDPCallback)   # a Learner after `to_tpu`
         yield learn
+        if n > 1: dist.barrier()   # what process 0 writes in the block (an export) is there when any process leaves
     finally:
         if n > 1: learn.detach_distributed()
+        if tcb is not None: object.__setattr__(tcb, '__class__', TPUCallback)
         if new: dist.destroy_process_group()
