@@ -19,8 +19,8 @@ from fastcore.xtras import modified_env
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'is_installed', 'find_backend',
            'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend',
            'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend',
-           'get_backend', 'thread_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters',
-           'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe']
+           'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters', 'graph_log',
+           'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -379,7 +379,7 @@ class TorchTPUBackend(Backend):
 
 # %% ../nbs/00_device.ipynb #9875e7e5
 _BACKENDS = {'cpu':CPUBackend, 'cuda':CUDABackend, 'mps':MPSBackend, 'xla':XLABackend, 'tpu':TorchTPUBackend}
-_cache,_thread = {},threading.local()   # one backend per name per process; `thread_backend`'s per thread
+_cache = {}   # one backend per name per process
 
 # %% ../nbs/00_device.ipynb #2ab0490e
 def get_backend(device=None, # 'auto'/None, one of `BACKENDS`, a `torch.device`, or a `Backend`
@@ -391,16 +391,8 @@ def get_backend(device=None, # 'auto'/None, one of `BACKENDS`, a `torch.device`,
         if not is_installed('torch_xla') or not tpu_chips():
             raise NoTPUError('A TPU was asked for, but:\n- ' + '\n- '.join(diagnose()))
         name = 'xla'
-    if (b := getattr(_thread, name, None)) is not None: return b
     if name not in _cache: _cache[name] = _BACKENDS[name]()
     return _cache[name]
-
-# %% ../nbs/00_device.ipynb #b2cca31f
-def thread_backend(name:str, # a backend name, e.g. 'xla'
-                   b:Backend|None, # what `get_backend(name)` returns in this thread; None: the process's again
-                  ):
-    "Make `get_backend(name)` return `b` in the calling thread only"
-    setattr(_thread, name, b)
 
 # %% ../nbs/00_device.ipynb #e39ea45a
 def backend_class(device) -> type:
@@ -451,55 +443,11 @@ def runtime_initialized(cls:XLABackend) -> bool:
     m = sys.modules.get('torch_xla')
     return m is not None and m._XLAC._xla_runtime_is_initialized()
 
-# %% ../nbs/00_device.ipynb #4db2afdc
-@patch(cls_method=True)
-def launch(cls:XLABackend, fn, # called as `fn(index, *args)` in every replica
-           args:tuple=(), # the rest of `fn`'s arguments
-           start_method:str='spawn', # how the replicas' processes start: 'fork' or 'spawn'
-           n:int|None=None, # XLA:CPU: the number of devices (replicas); None: as the environment says (torchrun)
-          ):
-    "`torch_xla.launch(fn, args)` in the PJRT environment"
-    kind = cls.env_device_type()
-    cpu = dict(CPU_NUM_DEVICES=str(n), PJRT_CPU_ASYNC_CLIENT='0') if kind == 'CPU' and n is not None else {}
-    with modified_env(PJRT_DEVICE=kind, **cpu):   # fastcore's: the whole environment is restored after
-        torch_xla,_,_ = _import_xla()
-        torch_xla.launch(fn, args=args, start_method=start_method)
-
-# %% ../nbs/00_device.ipynb #cf02dd60
-@patch(as_prop=True)
-def native_collectives(self:XLABackend) -> bool:
-    "Do torch_xla's collectives work as documented here?"
-    return self.xr.device_type() != 'CPU'   # on XLA:CPU an all-gather needs a `channel_id`
-
-# %% ../nbs/00_device.ipynb #db40a4c8
-@patch(as_prop=True)
-def local_ordinal(self:XLABackend) -> int:
-    "This device's index among the devices of this host"
-    return self.xr.local_ordinal()
-
-# %% ../nbs/00_device.ipynb #4b630f8d
-@patch(as_prop=True)
-def addressable_device_count(self:XLABackend) -> int:
-    "The XLA devices this process drives (its replica threads)"
-    return self.xr.addressable_runtime_device_count()
-
 # %% ../nbs/00_device.ipynb #c80f2c28
 @patch
 def set_rng(self:XLABackend, seed:int):
     "Seed this device's random number generator"
     self.xm.set_rng_state(seed, device=str(self.device))
-
-# %% ../nbs/00_device.ipynb #91ce86c2
-@patch
-def all_gather(self:XLABackend, t, # a tensor of the same shape in every replica
-               channel_id:int|None=None, # the id of this collective in the graph (XLA:CPU matches replicas' by it)
-              ):
-    "`t` of every replica, stacked: shape `(world_size, *t.shape)`"
-    if channel_id is None: return self.xm.all_gather(t.unsqueeze(0), dim=0)
-    n = self.world_size
-    g = self.xm.all_gather(t.reshape(1, -1), dim=0, pin_layout=False, channel_id=channel_id,
-                           groups=[list(range(n))], use_global_device_ids=True)
-    return g.reshape(n, *t.shape)
 
 # %% ../nbs/00_device.ipynb #cb45d198
 @patch
@@ -511,12 +459,6 @@ def all_reduce_sum(self:XLABackend, t, # a tensor, or a list of tensors (reduced
     if isinstance(t, torch.Tensor): return t*scale   # one replica: torch_xla skips the collective, `scale` with it
     for x in t: x.mul_(scale)
     return t
-
-# %% ../nbs/00_device.ipynb #3e28fdae
-@patch
-def rendezvous(self:XLABackend, tag:str='tpu_vision'):
-    "Wait until every replica reaches the rendezvous `tag`"
-    self.xm.rendezvous(tag)
 
 # %% ../nbs/00_device.ipynb #14a9236e
 _SPMD_LATE = ("SPMD must be switched on before the first XLA tensor of the process, and this process has used XLA "
