@@ -24,23 +24,23 @@ from .learner import *
 # %% auto #0
 __all__ = ['distill_loss', 'make_model', 'DistillationCallback', 'DistillLearner']
 
-# %% ../nbs/05_distill.ipynb #7e25b88c
+# %% ../nbs/05_distill.ipynb #deca5349
 def distill_loss(s:torch.Tensor, # student logits, `(bs, n_classes)`
                  t:torch.Tensor, # teacher logits, same shape
                  temperature:float=3.0, # softmax temperature T
                 ) -> torch.Tensor:
-    "`temperature`² · KL(softmax(`t`/T) ‖ softmax(`s`/T)), batch mean (timm's `LogitDistillationTask` loss), in float32"
+    "`temperature`² · KL(softmax(`t`/T) ‖ softmax(`s`/T)), batch mean"
     T = temperature
     ls,lt = F.log_softmax(s.float()/T, -1),F.log_softmax(t.float()/T, -1)
     return (lt.exp()*(lt-ls)).sum(-1).mean()*T*T   # F.kl_div(ls, lt, reduction='batchmean', log_target=True)
 
-# %% ../nbs/05_distill.ipynb #64cffa24
+# %% ../nbs/05_distill.ipynb #9dfd10a5
 def make_model(arch, # a module; a timm model name; or a fastai/torchvision architecture function (e.g. `resnet18`)
                n_out:int, # number of outputs (classes)
                pretrained:bool=False, # download pretrained weights (timm / torchvision)
                **kwargs, # passed to `create_model` or `create_vision_model`
               ) -> nn.Module:
-    "`arch` as a model with `n_out` outputs: a module as is, a name by timm's `create_model`, a function by fastai's"
+    "`arch` as a model with `n_out` outputs"
     if isinstance(arch, nn.Module): return arch
     if isinstance(arch, str):
         import timm
@@ -50,9 +50,9 @@ def make_model(arch, # a module; a timm model name; or a fastai/torchvision arch
         return create_vision_model(arch, n_out, pretrained=pretrained, **kwargs)
     raise TypeError(f"make_model: arch={arch!r} is not a module, a timm model name or an architecture function")
 
-# %% ../nbs/05_distill.ipynb #66a101b9
+# %% ../nbs/05_distill.ipynb #cbf1974c
 def _modules_of(f) -> list:
-    "The `nn.Module`s callable `f` uses: itself, a bound method's object, a `partial`'s arguments, closure and globals"
+    "The `nn.Module`s callable `f` uses"
     if isinstance(f, nn.Module): return [f]
     if isinstance(getattr(f, '__self__', None), nn.Module): return [f.__self__]
     if isinstance(f, functools.partial):
@@ -77,15 +77,25 @@ def _classes(dls):
         raise ValueError("The number of classes of these DataLoaders is unknown (no `dls.c`), so a model cannot be "
                          "built from a name: build it and pass the module, or set `dls.c`") from None
 
-# %% ../nbs/05_distill.ipynb #55164dda
+# %% ../nbs/05_distill.ipynb #6b78caa3
 def _random_tfms(dl) -> list:
-    "Names of the random transforms (augmentation) of training loader `dl`; fastai's `Resize` is not counted"
+    "Names of the random transforms of training loader `dl`, but `Resize`"
     fs = [f for nm in ('after_item', 'before_batch', 'after_batch') for f in getattr(getattr(dl, nm, None), 'fs', [])]
     return [type(f).__name__ for f in fs if isinstance(f, RandTransform) and not isinstance(f, Resize)]
 
-# %% ../nbs/05_distill.ipynb #fe6755a5
+# %% ../nbs/05_distill.ipynb #3d4c4a68
+def _check_weights(alpha, temperature):
+    "Refuse an `alpha` outside [0, 1] or a `temperature` <= 0, with what they mean"
+    if not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
+        raise ValueError(f"DistillationCallback: alpha={alpha!r} must be a number in [0, 1]: the weight of the "
+                         "distillation loss (0: the labels only, 1: the teacher only; 0.5 is usual)")
+    if not isinstance(temperature, (int, float)) or not temperature > 0:
+        raise ValueError(f"DistillationCallback: temperature={temperature!r} must be a number > 0 (1: the "
+                         "teacher's probabilities as they are; 2-4 soften them and are usual)")
+
+# %% ../nbs/05_distill.ipynb #23c486c4
 class DistillationCallback(Callback):
-    "Train on `alpha`·`distill_loss`(student, teacher) + (1-`alpha`)·the Learner's loss; teacher in eval mode, no grad"
+    "Train the Learner's model by distillation from `teacher`"
     order,run_valid = MixedPrecision.order-5,False   # inside autocast; before AccumulateGradients (6) scales the loss
     def __init__(self, teacher=None, # the teacher: a module, or a name / architecture for `make_model`
                  teacher_func=None, # or a function `teacher_func(*xb) -> logits`
@@ -96,12 +106,7 @@ class DistillationCallback(Callback):
         if (teacher is None) == (teacher_func is None):
             raise ValueError("DistillationCallback: pass exactly one of `teacher` (a module or a model name) and "
                              "`teacher_func` (a function of the inputs)")
-        if not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
-            raise ValueError(f"DistillationCallback: alpha={alpha!r} must be a number in [0, 1]: the weight of the "
-                             "distillation loss (0: the labels only, 1: the teacher only; 0.5 is usual)")
-        if not isinstance(temperature, (int, float)) or not temperature > 0:
-            raise ValueError(f"DistillationCallback: temperature={temperature!r} must be a number > 0 (1: the "
-                             "teacher's probabilities as they are; 2-4 soften them and are usual)")
+        _check_weights(alpha, temperature)
         store_attr()
         self.logits,self._key = None,None
 
@@ -120,15 +125,18 @@ def to(self:DistillationCallback, device):
     if self.logits is not None: self.logits = self.logits.to(device)
     return self
 
-# %% ../nbs/05_distill.ipynb #336b76c9
+# %% ../nbs/05_distill.ipynb #16c1f026
 def _student_device(learn):
+    "The device of `learn`'s model (of its backend, for a model without parameters)"
     d = _device_of(learn.model)
     return d if d is not None else getattr(tpu_backend(learn), 'device', torch.device('cpu'))
 
-# %% ../nbs/05_distill.ipynb #5402c763
+# %% ../nbs/05_distill.ipynb #24fd8b72
 def _where(d): return 'the CPU' if d.type == 'cpu' else str(d)
 
+# %% ../nbs/05_distill.ipynb #a6e04716
 def _device_error(what, got, want):
+    "The error for `what` on device `got`, not on the student's `want`"
     return ValueError(f"DistillationCallback: {what} is on {_where(got)} but the student is on {_where(want)}; the "
                       f"teacher must run on the student's device, in the same step. Move it (`teacher.to(learn.model's "
                       "device)`), or call `learn.to_tpu()` after adding the callback: it moves the teacher with the "
@@ -184,9 +192,9 @@ def after_loss(self:DistillationCallback):
     self.learn.loss_grad = self.alpha*self.kd_loss + (1-self.alpha)*self.learn.loss_grad
     self.learn.loss = self.learn.loss_grad.detach()
 
-# %% ../nbs/05_distill.ipynb #24c7ca1c
+# %% ../nbs/05_distill.ipynb #240e0d84
 class DistillLearner(Learner):
-    "A `Learner` training `student` by distillation from `teacher` (or `teacher_func`) with `DistillationCallback`"
+    "A `Learner` that trains `student` by distillation from `teacher`"
     def __init__(self, dls, student, # the student: a module, or a name / architecture for `make_model`
                  teacher=None, # the teacher: a module, or a name / architecture for `make_model`
                  teacher_func=None, # or a function of the inputs that returns the teacher's logits
@@ -200,10 +208,10 @@ class DistillLearner(Learner):
         super().__init__(dls, student, **kwargs)
         self.add_cb(cb)
 
-# %% ../nbs/05_distill.ipynb #e94356e7
+# %% ../nbs/05_distill.ipynb #b39d81c6
 @patch
 def _check_cache(self:DistillationCallback):
-    "Refuse a cache on augmented data; (re)compute the logits when the training set is new"
+    "Check that a cache is possible; compute it if the training set is new"
     dl = self.learn.dls.train
     rnd = _random_tfms(dl)
     if rnd: raise ValueError(f"DistillationCallback(cache=True): the training data is augmented ({', '.join(rnd)}), so "
@@ -212,17 +220,21 @@ def _check_cache(self:DistillationCallback):
     key = (id(dl.dataset), getattr(dl, 'n', None))
     if self.logits is None or self._key != key: self.logits,self._key = self._teacher_pass(dl),key
 
-# %% ../nbs/05_distill.ipynb #3b49b707
+# %% ../nbs/05_distill.ipynb #a6e471ce
+def _autocast_of(learn):
+    "The autocast of `learn`'s mixed-precision callback, or a null context"
+    mp = next((cb for cb in learn.cbs if isinstance(cb, MixedPrecision)), None)
+    return mp.autocast if mp is not None and hasattr(mp, 'autocast') else contextlib.nullcontext()
+
+# %% ../nbs/05_distill.ipynb #4b17c68a
 @patch
 def _teacher_pass(self:DistillationCallback, dl):
     "The teacher's logits for every item of `dl`'s dataset, in order, on the device"
     kw = dict(pad=True, rank=0, world_size=1) if isinstance(dl, TPUMixin) else {}
     dl = dl.new(shuffle=False, drop_last=False, **kw)
-    mp = next((cb for cb in self.learn.cbs if isinstance(cb, MixedPrecision)), None)
-    dev = _student_device(self.learn)
-    b = get_backend(dev.type)
+    b = get_backend(_student_device(self.learn).type)
     outs = []
-    with torch.no_grad(), (mp.autocast if mp is not None and hasattr(mp, 'autocast') else contextlib.nullcontext()):
+    with torch.no_grad(), _autocast_of(self.learn):
         for xb in dl:
             outs.append(self._func(*xb[:n_inputs(dl)]))
             b.sync()

@@ -32,9 +32,9 @@ __all__ = ['xla_weight_decay', 'TO_TPU_HOOKS', 'TO_TPU_MULTI', 'TPU_CALLBACKS', 
            'GraphLog', 'describe_graphs', 'TPUProgressCallback', 'TPULearnerMixin', 'tpu_learner_class', 'tpu_callback',
            'TensorBoardCallback']
 
-# %% ../nbs/03_learner.ipynb #8be95bd1
+# %% ../nbs/03_learner.ipynb #7698eec5
 class EpochCounters(Callback):
-    "Record, for each epoch, the compilations and device↔host transfers from `counters()` in `learn.counters`"
+    "Record each epoch's `counters()` in `learn.counters`"
     order = -30
     def before_fit(self): self.learn.counters = []
     def before_epoch(self): self._c = counters(sync=False).__enter__()
@@ -42,9 +42,9 @@ class EpochCounters(Callback):
         self._c.__exit__(None, None, None)
         self.learn.counters.append(self._c.as_dict())
 
-# %% ../nbs/03_learner.ipynb #194e28ea
+# %% ../nbs/03_learner.ipynb #0d861643
 class EpochMetric(Metric):
-    "Wrap metric `m`: keep predictions and targets on the device, compute `m` once per epoch on the real items"
+    "Metric `m`, computed once per epoch on the device"
     def __init__(self, m): self.metric,self._cache = m,None
     @property
     def name(self): return self.metric.name
@@ -52,7 +52,7 @@ class EpochMetric(Metric):
     def accumulate(self, learn):
         self.preds.append(learn.pred.detach()); self.targs.append(tuple(y.detach() for y in learn.yb))
     def compute(self, n):
-        "Run the wrapped metric once on the first `n` items of the epoch (the rest is padding); keep its value"
+        "Run the wrapped metric on the first `n` items of the epoch"
         if not self.preds: return None
         pred = torch.cat(self.preds)[:n]
         yb = tuple(torch.cat(ys)[:n] for ys in zip(*self.targs))
@@ -65,14 +65,14 @@ class EpochMetric(Metric):
     @property
     def value(self): return self._cache
 
-# %% ../nbs/03_learner.ipynb #817271eb
+# %% ../nbs/03_learner.ipynb #12860cbf
 def _real(yb):
-    "Mask of the rows of a batch that are real items, not padding (`PAD_TARGET` targets)"
+    "Mask of the rows of a batch that are real items"
     y = yb[0]
     if not y.ndim: return torch.ones(1, dtype=torch.bool, device=y.device)
     return (y.reshape(y.shape[0], -1) != PAD_TARGET).any(1)
 
-# %% ../nbs/03_learner.ipynb #bc624bbc
+# %% ../nbs/03_learner.ipynb #7b7aab4f
 class DeviceAvgLoss(Metric):
     "Mean loss over the real items of an epoch, accumulated on the device"
     def reset(self): self.total,self.count,self._cache = None,None,None
@@ -83,8 +83,9 @@ class DeviceAvgLoss(Metric):
         if self.total is None: self.total,self.count = (torch.zeros(1).to(loss.device) for _ in range(2))  # as below
         self.total,self.count = self.total+tot,self.count+mask.sum()
         self._mean = self.total,(self.total/self.count).reshape(())   # in the step's graph: reading it compiles nothing
+        # `compute` returns the last step's mean, unless `total` was replaced since (07_parallel sums the replicas')
     def compute(self, n=None):
-        "The mean: the last step's, unless `total` was replaced since (07_parallel sums the replicas')"
+        "The mean loss"
         if self.total is None: return None
         t,m = self._mean
         self._cache = m if t is self.total else (self.total/self.count).reshape(()); return self._cache
@@ -93,9 +94,9 @@ class DeviceAvgLoss(Metric):
     @property
     def name(self): return 'loss'
 
-# %% ../nbs/03_learner.ipynb #ad3779e8
+# %% ../nbs/03_learner.ipynb #a1d6c217
 class DeviceSmoothLoss(Metric):
-    "Exponentially weighted average of the training loss, debiased, kept on the device"
+    "Debiased moving average of the training loss, on the device"
     def __init__(self, beta=0.98): self.beta = beta; self.reset()
     def reset(self): self.count,self.val,self.w,self._cache = 0,None,None,None
     def accumulate(self, learn):
@@ -109,19 +110,19 @@ class DeviceSmoothLoss(Metric):
     def value(self): return self._cache
     def compute(self, n=None): return self._cache
 
-# %% ../nbs/03_learner.ipynb #08058d61
+# %% ../nbs/03_learner.ipynb #ae94a065
 def n_real_items(dl, # the loader of a phase (training or validation)
                  n_batches:int, # the batches the phase ran
                 ) -> int|None:
-    "How many of the rows an epoch over `dl` produced are real items (the padding comes last)"
+    "How many rows of an epoch over `dl` are real items"
     n = getattr(dl, 'n', None)
     bs = getattr(dl, 'bs', None)
     if n is None or bs is None: return None
     return n if not getattr(dl, 'drop_last', False) else min(n, n_batches*bs)
 
-# %% ../nbs/03_learner.ipynb #a403b211
+# %% ../nbs/03_learner.ipynb #f6a14eff
 def _flush(vals):
-    "Move the scalar device tensors in `vals` to the host in one transfer; floats for them, the rest unchanged"
+    "`vals`, its scalar device tensors brought to the host in one transfer"
     idx = [i for i,v in enumerate(vals) if isinstance(v, torch.Tensor) and v.numel() == 1]
     if not idx: return list(vals)
     ts = [vals[i].detach() for i in idx]
@@ -131,9 +132,9 @@ def _flush(vals):
     for i,h in zip(idx, host): out[i] = h
     return out
 
-# %% ../nbs/03_learner.ipynb #5de212f5
+# %% ../nbs/03_learner.ipynb #58dd417b
 class XLAWeightDecay:
-    "fastai's decoupled `weight_decay`, `p -= p·(lr·wd)`, with `lr·wd` a device tensor (one copy per value and step)"
+    "fastai's decoupled `weight_decay`, `lr·wd` a device tensor"
     def __init__(self): self.cache = {}
     def __call__(self, p, lr, wd, do_wd=True, **kwargs):
         if not do_wd or wd == 0: return
@@ -143,25 +144,26 @@ class XLAWeightDecay:
         p.data.sub_(p.data*f)
     def new_step(self): self.cache = {}
 
+# %% ../nbs/03_learner.ipynb #0adb0c8e
 xla_weight_decay = XLAWeightDecay()
 
-# %% ../nbs/03_learner.ipynb #b92a1bd0
+# %% ../nbs/03_learner.ipynb #494cdd05
 def tpu_backend(learn) -> Backend|None:
-    "The `Backend` that `to_tpu` gave `learn`; None for a Learner that never called it (it gets stock fastai)"
+    "The `Backend` that `to_tpu` gave `learn`, or None"
     return getattr(learn, 'backend', None)
 
-# %% ../nbs/03_learner.ipynb #2ab6ae2f
+# %% ../nbs/03_learner.ipynb #1c7d4bbe
 def _init_opt_state(opt):
-    "Create the state of `opt`'s trainable parameters that have none, as the first step would, as device data"
+    "Create `opt`'s state, as the first step would, as device data"
     for p,_,state,hyper in (opt.all_params() if hasattr(opt, 'cbs') else []):  # a fastai `Optimizer`
         if not p.requires_grad or any(isinstance(v, torch.Tensor) for v in state.values()): continue
         q = torch.zeros_like(p, device='cpu'); q.grad,st = torch.zeros_like(q),dict(state)
         for f in opt.cbs: st = _update(st, f(q, **{**st, **hyper}))   # a stand-in's first step, zero gradients
         opt.state[p] = {**state, **{k:v.to(p.device) for k,v in st.items() if isinstance(v, torch.Tensor)}}
 
-# %% ../nbs/03_learner.ipynb #0f6f21e1
+# %% ../nbs/03_learner.ipynb #52cee245
 class TPUCallback(Callback):
-    "Keep losses, metrics and predictions on the device; bring them to the host once per phase"
+    "Keep losses and metrics on the device; read them once per phase"
     order = 45  # after GatherPredsCallback (0), before Recorder (50) and ProgressCallback (60)
     def __init__(self, backend): self.backend = backend
     def before_fit(self):
@@ -186,50 +188,68 @@ class TPUCallback(Callback):
         if self.backend.world_size > 1: self.backend.reduce_gradients(self.opt)
     def _n(self): return n_real_items(self.dl, self._n_batches)   # the real items of this phase (the rest is padding)
     def _reduce(self, mets): "Combine the replicas' partial results (07_parallel); one device: nothing to do"
-    def _flush_phase(self, mets, losses=False):
-        "Compute `mets` and bring them, and the `Recorder`'s device `losses` if asked, to the host in one transfer"
-        self._reduce(mets)
-        rec = self.learn.recorder
-        new = [i for i,l in enumerate(rec.losses) if isinstance(l, torch.Tensor)] if losses else []
-        vals = _flush([rec.losses[i] for i in new] +
-                      [m.compute(self._n()) if hasattr(m,'compute') else m.value for m in mets])
-        for i,v in zip(new, vals): rec.losses[i] = v
-        for m,v in zip(mets, vals[len(new):]):
-            if hasattr(m, '_cache'): m._cache = v
-    def after_train(self):
-        "Compute the training metrics and bring them and the step losses to the host, in one transfer"
-        if hasattr(self.learn, 'recorder'): self._flush_phase(self.recorder._train_mets, losses=True)
-    def after_validate(self):
-        "Restore the loss's reduction, trim `get_preds`' results, bring the validation metrics to the host at once"
-        if self._red is not None: self.learn.loss_func.reduction = self._red
-        gp = getattr(self.learn, 'gather_preds', None)
-        if gp is not None and hasattr(gp, 'preds'): self._trim(gp)
-        if hasattr(self.learn, 'recorder'): self._flush_phase(self.recorder._valid_mets)
-    def _cut(self, t): n = self._n(); return to_cpu(t[:n] if n is not None else t)
-    def _trim(self, gp):
-        "Cut the gathered predictions to the real items and bring them to the host"
-        for k in ('preds','targets','inputs','losses'):
-            v = getattr(gp, k, None)
-            if isinstance(v, (torch.Tensor, list, tuple)): setattr(gp, k, apply_tensors(self._cut, v))
-    def after_fit(self):
-        "Bring what is left on the device (losses of an interrupted epoch, the smooth loss) to the host"
-        rec = getattr(self.learn, 'recorder', None)
-        if rec is None: return
-        new = [i for i,l in enumerate(rec.losses) if isinstance(l, torch.Tensor)]
-        for i,v in zip(new, _flush([rec.losses[i] for i in new])): rec.losses[i] = v
-        if isinstance(getattr(self.learn, 'smooth_loss', None), torch.Tensor):
-            self.learn.smooth_loss = _flush([self.learn.smooth_loss])[0]
 
-# %% ../nbs/03_learner.ipynb #f6b1271e
+# %% ../nbs/03_learner.ipynb #21f435fe
+@patch
+def _flush_phase(self:TPUCallback, mets, losses=False):
+    "Compute `mets`; bring them and the device `losses` to the host at once"
+    self._reduce(mets)
+    rec = self.learn.recorder
+    new = [i for i,l in enumerate(rec.losses) if isinstance(l, torch.Tensor)] if losses else []
+    vals = _flush([rec.losses[i] for i in new] +
+                  [m.compute(self._n()) if hasattr(m,'compute') else m.value for m in mets])
+    for i,v in zip(new, vals): rec.losses[i] = v
+    for m,v in zip(mets, vals[len(new):]):
+        if hasattr(m, '_cache'): m._cache = v
+
+# %% ../nbs/03_learner.ipynb #fbad6791
+@patch
+def after_train(self:TPUCallback):
+    "Compute the training metrics; bring them and the step losses to the host"
+    if hasattr(self.learn, 'recorder'): self._flush_phase(self.recorder._train_mets, losses=True)
+
+# %% ../nbs/03_learner.ipynb #670d5554
+@patch
+def _cut(self:TPUCallback, t): n = self._n(); return to_cpu(t[:n] if n is not None else t)
+
+# %% ../nbs/03_learner.ipynb #97d1f0fe
+@patch
+def _trim(self:TPUCallback, gp):
+    "Cut the gathered predictions to the real items and bring them to the host"
+    for k in ('preds','targets','inputs','losses'):
+        v = getattr(gp, k, None)
+        if isinstance(v, (torch.Tensor, list, tuple)): setattr(gp, k, apply_tensors(self._cut, v))
+
+# %% ../nbs/03_learner.ipynb #54e9707d
+@patch
+def after_validate(self:TPUCallback):
+    "Restore the loss's reduction, trim `get_preds`' results, flush the metrics"
+    if self._red is not None: self.learn.loss_func.reduction = self._red
+    gp = getattr(self.learn, 'gather_preds', None)
+    if gp is not None and hasattr(gp, 'preds'): self._trim(gp)
+    if hasattr(self.learn, 'recorder'): self._flush_phase(self.recorder._valid_mets)
+
+# %% ../nbs/03_learner.ipynb #04fb41da
+@patch
+def after_fit(self:TPUCallback):
+    "Bring what is left on the device to the host"
+    rec = getattr(self.learn, 'recorder', None)
+    if rec is None: return
+    new = [i for i,l in enumerate(rec.losses) if isinstance(l, torch.Tensor)]
+    for i,v in zip(new, _flush([rec.losses[i] for i in new])): rec.losses[i] = v
+    if isinstance(getattr(self.learn, 'smooth_loss', None), torch.Tensor):
+        self.learn.smooth_loss = _flush([self.learn.smooth_loss])[0]
+
+# %% ../nbs/03_learner.ipynb #90852b33
 class StepEnd(Callback):
-    "End the step once its work is traced (model, optimizer, `Recorder`'s metrics): on XLA, cut the graph, launch it"
+    "End the step once its work is traced: on XLA, cut the graph, launch it"
     order = 55  # after Recorder (50); before callbacks that read values (ProgressCallback, LRFinder, trackers: 60)
     def __init__(self, backend): self.backend = backend
     def after_batch(self): self.backend.sync()
 
-# %% ../nbs/03_learner.ipynb #8f0a9508
+# %% ../nbs/03_learner.ipynb #9d739a9e
 class PredsToHost(Callback):
-    "XLA `get_preds`: fetch the batches' predictions, targets, inputs, losses in one transfer, before fastai's concat"
+    "XLA `get_preds`: fetch the batches' results in one transfer"
     order = GatherPredsCallback.order-1
     def after_validate(self):
         gp,b = getattr(self.learn, 'gather_preds', None),tpu_backend(self.learn)
@@ -240,16 +260,16 @@ class PredsToHost(Callback):
         it = iter(host_copies(ts))
         for k in ks: setattr(gp, k, apply_tensors(lambda t: next(it), getattr(gp, k)))
 
-# %% ../nbs/03_learner.ipynb #057118cb
+# %% ../nbs/03_learner.ipynb #096be32f
 def _step_name(cb, event):
-    "What `event` of Learner `cb.learn` launched, for `GraphLog`"
+    "What `event` of Learner `cb.learn` launched"
     if event == 'after_batch': return f"{'training' if cb.training else 'validation'} step {cb.iter+1}/{cb.n_iter}"
     return {'after_train': 'training metrics', 'after_validate': 'validation metrics and results',
             'after_fit': 'end of fit (leftover values)'}.get(event, event)
 
-# %% ../nbs/03_learner.ipynb #d4f3dc1e
+# %% ../nbs/03_learner.ipynb #16903f39
 class GraphLog(Callback):
-    "Name each graph XLA compiles for this Learner: the call, the event that launched it, its compile seconds"
+    "Name each graph XLA compiles for this Learner"
     order = 1000   # last: what the event traced has been launched
     def __init__(self): self.log,self.call = graph_log().__enter__(),'to_tpu'
     def _mark(self, what):
@@ -265,16 +285,16 @@ class GraphLog(Callback):
         self._mark(_step_name(self, event))
         if event == 'after_fit': self.call = None
 
-# %% ../nbs/03_learner.ipynb #daaafe8c
+# %% ../nbs/03_learner.ipynb #a0b7d190
 def describe_graphs(learn) -> pd.DataFrame:
-    "Every graph XLA compiled for `learn` since `to_tpu`: in which call, what launched it, its compile seconds"
+    "Every graph XLA compiled for `learn` since `to_tpu`"
     gl = getattr(learn, 'graph_log', None)   # the `GraphLog` callback, by its fastai name (a reloaded class too)
     if gl is not None: gl._mark('code after the last call')
     return pd.DataFrame(gl.log.graphs if gl else [], columns=['call', 'what', 'seconds'])
 
-# %% ../nbs/03_learner.ipynb #e79f7a10
+# %% ../nbs/03_learner.ipynb #0d890da4
 class TPUProgressCallback(ProgressCallback):
-    "fastai's progress bar, showing a loss still on the device one step late, at most every `learn.refresh` seconds"
+    "fastai's progress bar, showing the device loss one step late"
     name = property(lambda self: 'progress')   # fastai's name: `learn.progress`, which `no_bar` looks for
     def after_batch(self):
         self.pbar.update(self.iter+1)
@@ -286,10 +306,16 @@ class TPUProgressCallback(ProgressCallback):
             self.pbar.comment = f'{last.item():.4f}'; self._t = time.monotonic()
         self._last = sl
 
-# %% ../nbs/03_learner.ipynb #636c68bb
+# %% ../nbs/03_learner.ipynb #11d85400
 _TPU_CBS = (TPUCallback, StepEnd, EpochCounters, PredsToHost, GraphLog)
+
+# %% ../nbs/03_learner.ipynb #67d3e106
 TO_TPU_HOOKS = []  # `f(learn)`, run at the end of every `to_tpu`: how later notebooks add theirs (04_optim: precision)
+
+# %% ../nbs/03_learner.ipynb #f51210a1
 TO_TPU_MULTI = {}  # 'spmd': `f(learn, devices, **kwargs)`, what `to_tpu(devices=n)` does (07_parallel)
+
+# %% ../nbs/03_learner.ipynb #58378abe
 _told = set()      # backends `to_tpu` has said it fell back to
 
 # %% ../nbs/03_learner.ipynb #5768121a
@@ -303,43 +329,46 @@ def _move_opt(learn, device):
     learn.create_opt()
     learn.opt.load_state_dict(to_dev(sd, device))
 
-# %% ../nbs/03_learner.ipynb #f0f77e3d
+# %% ../nbs/03_learner.ipynb #61499cca
 def _move(learn, device):
-    "Model, loss function, the callbacks that have a `to` method, and optimizer state to `device`"
+    "Move `learn`'s model, loss, callbacks and optimizer to `device`"
     learn.model.to(device)
     if isinstance(learn.loss_func, nn.Module): learn.loss_func.to(device)
-    for cb in learn.cbs:
-        if callable(getattr(type(cb), 'to', None)): cb.to(device)   # it holds modules (05_distill's teacher)
+    for cb in [cb for cb in learn.cbs if callable(getattr(type(cb), 'to', None))]: cb.to(device)
     _move_opt(learn, device)
 
-# %% ../nbs/03_learner.ipynb #584bf788
+# %% ../nbs/03_learner.ipynb #867b1607
 def _swap_meters(learn, loss, smooth_loss):
-    "Give the `Recorder` these loss meters (through `__dict__`: fastai warns when a callback sets a Learner's name)"
+    "Give the `Recorder` these loss meters"
     if hasattr(learn, 'recorder'): learn.recorder.__dict__.update(loss=loss, smooth_loss=smooth_loss)
 
-# %% ../nbs/03_learner.ipynb #28992a9c
+# %% ../nbs/03_learner.ipynb #b10775ca
 class TPULearnerMixin:
-    "What `to_tpu` puts in front of a Learner's class: its device versions of fastai's methods"
+    "What `to_tpu` puts in front of a Learner's class"
     _plain = None   # the Learner's own class, set on each class `tpu_learner_class` makes
     def __reduce_ex__(self, protocol): return (_new_tpu_learner, (self._plain,), self.__getstate__())
 
-# %% ../nbs/03_learner.ipynb #c7d94d2a
+# %% ../nbs/03_learner.ipynb #f9ee3015
 _TPU_CLASSES = {}
+
+# %% ../nbs/03_learner.ipynb #2512ccc9
 def tpu_learner_class(cls):
-    "`cls` (a `Learner` class) with `TPULearnerMixin` in front, made once: the class `to_tpu` gives a Learner"
+    "`cls` (a `Learner` class) with `TPULearnerMixin` in front, made once"
     if issubclass(cls, TPULearnerMixin): return cls
     if cls not in _TPU_CLASSES:
         _TPU_CLASSES[cls] = type(f'TPU{cls.__name__}', (TPULearnerMixin, cls), dict(_plain=cls, __module__=__name__))
     return _TPU_CLASSES[cls]
 
+# %% ../nbs/03_learner.ipynb #66da9a7b
 def _new_tpu_learner(cls): return object.__new__(tpu_learner_class(cls))
 
-# %% ../nbs/03_learner.ipynb #8ec2c5df
+# %% ../nbs/03_learner.ipynb #ffc91b35
 TPU_CALLBACKS = {ProgressCallback: TPUProgressCallback}   # fastai's callback class: its subclass for a TPU Learner
 
+# %% ../nbs/03_learner.ipynb #bca94a1e
 def tpu_callback(cb, # a callback
                  back:bool=False): # the other way: a device version to fastai's class
-    "`cb` with its class swapped for its device version in `TPU_CALLBACKS` (or back), in place"
+    "`cb` as its device version in `TPU_CALLBACKS` (or back)"
     m = {v:k for k,v in TPU_CALLBACKS.items()} if back else TPU_CALLBACKS
     if type(cb) in m: object.__setattr__(cb, '__class__', m[type(cb)])   # not a Learner's attribute: no warning
     return cb
@@ -350,7 +379,7 @@ def add_cb(self:TPULearnerMixin, cb):
     "fastai's `add_cb`, with `cb` in its device version (`tpu_callback`)"
     return super(TPULearnerMixin, self).add_cb(tpu_callback(cb() if isinstance(cb, type) else cb))
 
-# %% ../nbs/03_learner.ipynb #7d9b7cdc
+# %% ../nbs/03_learner.ipynb #9321d9ae
 @patch
 def to_tpu(self:Learner,
            device=None, # 'auto' (default): a TPU if there is one, else the best device; or a backend name
@@ -361,7 +390,7 @@ def to_tpu(self:Learner,
            compile_cache='auto', # XLA: compiled graphs kept for later processes: 'auto' (where they load), True, False
            shard:str|None=None, # 'params': each device holds 1/N of each parameter (FSDPv2; with `devices`)
           ) -> Learner:
-    "Move model, data, optimizer and callbacks to the accelerator; training then runs with no host sync per step"
+    "Move model, data, optimizer and callbacks to the accelerator"
     self.__class__ = tpu_learner_class(type(self))
     if devices not in (1, '1') or start_method is not None:   # SPMD in this process (07_parallel)
         if 'spmd' not in TO_TPU_MULTI: raise ImportError("to_tpu(devices=...) needs `import tpu_vision.parallel`")
@@ -387,25 +416,25 @@ def to_tpu(self:Learner,
     b.sync()   # XLA: pending constants (BatchNorm's `num_batches_tracked`) in a graph of their own, not a step's
     return self
 
-# %% ../nbs/03_learner.ipynb #c3cd320b
+# %% ../nbs/03_learner.ipynb #559d10e1
 @patch
 def to_detach(self:TPULearnerMixin,
               b, # tensors, possibly in lists, tuples or dicts
               cpu:bool=True, # move them to the CPU (never on a `to_tpu` Learner)
               gather:bool=True, # gather them from the replicas (never on a `to_tpu` Learner)
              ):
-    "fastai's `to_detach`, except that on a `to_tpu` Learner tensors stay on the device (no host sync per batch)"
+    "fastai's `to_detach`; on a `to_tpu` Learner, tensors stay on the device"
     if tpu_backend(self) is not None and self.backend.name != 'cpu': return to_detach(b, cpu=False, gather=False)
     return super(TPULearnerMixin, self).to_detach(b, cpu=cpu, gather=gather)
 
-# %% ../nbs/03_learner.ipynb #64d118b4
+# %% ../nbs/03_learner.ipynb #5512cca7
 @patch
 def save(self:TPULearnerMixin,
          file, # name in `self.path/self.model_dir` (`.pth` is added), or a path
          with_opt:bool=True, # with the optimizer's state
          pickle_protocol:int=2, # for `torch.save` (a Learner that did not call `to_tpu`)
          **kwargs): # more arguments of fastai's `Learner.save`
-    "Save model (and optimizer) to `self.path/self.model_dir/file.pth`; from a device, through the CPU and atomically"
+    "Save model (and optimizer) to `self.path/self.model_dir/file.pth`"
     if tpu_backend(self) is None:
         return super(TPULearnerMixin, self).save(file, with_opt=with_opt, pickle_protocol=pickle_protocol, **kwargs)
     file = join_path_file(file, self.path/self.model_dir, ext='.pth')
@@ -414,7 +443,7 @@ def save(self:TPULearnerMixin,
     self.backend.save(state, file)
     return file
 
-# %% ../nbs/03_learner.ipynb #a550ef3b
+# %% ../nbs/03_learner.ipynb #26bb1440
 @patch
 def load(self:TPULearnerMixin,
          file, # name in `self.path/self.model_dir` (`.pth` is added), or a path
@@ -422,7 +451,7 @@ def load(self:TPULearnerMixin,
          with_opt:bool=True, # with the optimizer's state, if the file has it
          strict:bool=True, # the model's keys must match the file's exactly
          **kwargs): # more arguments of fastai's `load_model`
-    "Load model (and optimizer) saved by `save`, through the CPU, onto the Learner's device"
+    "Load model (and optimizer) saved by `save`, onto the Learner's device"
     if tpu_backend(self) is None:
         return super(TPULearnerMixin, self).load(file, device=device, with_opt=with_opt, strict=strict, **kwargs)
     if self.opt is None: self.create_opt()
@@ -431,10 +460,10 @@ def load(self:TPULearnerMixin,
     for p,st in self.opt.state.items(): self.opt.state[p] = to_dev(st, self.backend.device)  # keeps the defaultdict
     return self
 
-# %% ../nbs/03_learner.ipynb #e744fd3a
+# %% ../nbs/03_learner.ipynb #d99aa245
 @patch
 def to_cpu(self:TPULearnerMixin) -> Learner:
-    "Bring model, data and optimizer back to the CPU; give back the Learner's own class, callbacks and metrics"
+    "Bring the Learner back to the CPU, as its own class"
     self.dls.to('cpu'); _move(self, 'cpu')
     self.remove_cbs([cb for cb in self.cbs if isinstance(cb, _TPU_CBS) or getattr(cb, '_auto', False)])
     for cb in self.cbs: tpu_callback(cb, back=True)
@@ -450,9 +479,9 @@ def _scalars(rec):
     "(name, value) pairs of the Recorder's last epoch"
     return [(n, v) for n,v in zip(rec.metric_names[1:], rec.values[-1]) if isinstance(v, (int, float))]
 
-# %% ../nbs/03_learner.ipynb #1dac3179
+# %% ../nbs/03_learner.ipynb #aed3ca8d
 class TensorBoardCallback(Callback):
-    "Write losses, metrics, lr and momentum to TensorBoard once per epoch (no host sync per step); hyper-params last"
+    "Write the Recorder's values to TensorBoard once per epoch"
     order = Recorder.order+1
     def __init__(self, log_dir=None, hparams:dict|None=None): store_attr()
     def before_fit(self):
@@ -473,10 +502,10 @@ class TensorBoardCallback(Callback):
         self.writer.add_hparams(hp, {f'hparam/{n}': v for n,v in _scalars(self.recorder)}, run_name='.')
         self.writer.close()
 
-# %% ../nbs/03_learner.ipynb #9d771bdf
+# %% ../nbs/03_learner.ipynb #d9f977e2
 @patch
 def write_metrics_to_tb(self:Recorder, writer):
-    "Write this finished run's per-epoch losses and metrics, and per-step smooth loss and lr, to TensorBoard `writer`"
+    "Write this finished run's history to TensorBoard `writer`"
     for e,vals in enumerate(self.values):
         for n,v in zip(self.metric_names[1:], vals):
             if isinstance(v, (int, float)): writer.add_scalar(n, v, e)

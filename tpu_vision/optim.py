@@ -26,25 +26,25 @@ from .learner import TO_TPU_HOOKS, TPU_CALLBACKS, TPULearnerMixin, tpu_backend
 __all__ = ['PRECISIONS', 'precision_for', 'AutoMixedPrecision', 'apply_precision', 'AccumulateGradients', 'GradientClipping',
            'checkpointed', 'find_blocks', 'GradientCheckpointing', 'SkipNonFinite', 'NonFiniteWarning']
 
-# %% ../nbs/04_optim.ipynb #0103b77f
+# %% ../nbs/04_optim.ipynb #f5223c8b
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
                   want='fp16', # what was asked: 'fp16' or 'bf16'
                  ) -> tuple:
-    "`(dtype, use a grad scaler)` for mixed precision on `backend`: float16 and a scaler where `fast_dtype` is float16"
+    "`(dtype, use a grad scaler)` for mixed precision on `backend`"
     if want == 'fp16' and backend_class(backend).fast_dtype == torch.float16: return torch.float16, True
     return torch.bfloat16, False
 
-# %% ../nbs/04_optim.ipynb #1f6c8600
+# %% ../nbs/04_optim.ipynb #139b64e1
 def _backend_of(learn):
-    "`learn.backend` (see `to_tpu`), else the backend of the device the model is on"
+    "The backend `learn` trains on"
     b = tpu_backend(learn)
     if b is not None: return b
     p = next(iter(learn.model.parameters()), None)
     return get_backend(p.device.type if p is not None else 'cpu')
 
-# %% ../nbs/04_optim.ipynb #e21c0939
+# %% ../nbs/04_optim.ipynb #5fe27155
 class AutoMixedPrecision(MixedPrecision):
-    "fastai's `MixedPrecision` on a `to_tpu` Learner's backend: bf16 on TPU, XLA, CPU; fp16 and a `GradScaler` on CUDA"
+    "fastai's `MixedPrecision` on the backend of a `to_tpu` Learner"
     name = property(lambda self: 'mixed_precision')   # fastai's name (the callback may be fastai's, changed in place)
     def before_fit(self):
         if tpu_backend(self.learn) is None: return super().before_fit()   # not `to_tpu`: fastai's, as is
@@ -53,10 +53,16 @@ class AutoMixedPrecision(MixedPrecision):
         self.kwargs['enabled'] = scale
         self.autocast,self.scales = b.autocast(self.dtype),[]
         self.learn.scaler = GradScaler(b.autocast_type if scale else 'cpu', **self.kwargs)
-        if getattr(self, '_said', None) != b.name:
-            print(f"to_{self.amp_mode.value}: {str(self.dtype)[6:]} autocast on {b.name}, "
-                  + ("with a GradScaler" if scale else "no grad scaler"))
-            self._said = b.name
+        self._say(b.name, scale)
+
+# %% ../nbs/04_optim.ipynb #c047bc8d
+@patch
+def _say(self:AutoMixedPrecision, name, scale):
+    "Print the precision chosen, once per backend `name`"
+    if getattr(self, '_said', None) == name: return
+    print(f"to_{self.amp_mode.value}: {str(self.dtype)[6:]} autocast on {name}, "
+          + ("with a GradScaler" if scale else "no grad scaler"))
+    self._said = name
 
 # %% ../nbs/04_optim.ipynb #02da2445
 TPU_CALLBACKS[MixedPrecision] = AutoMixedPrecision
@@ -64,11 +70,11 @@ TPU_CALLBACKS[MixedPrecision] = AutoMixedPrecision
 # %% ../nbs/04_optim.ipynb #5947db37
 PRECISIONS = ('auto', 'fp32', 'bf16', 'fp16')
 
-# %% ../nbs/04_optim.ipynb #305304dc
+# %% ../nbs/04_optim.ipynb #1b14f47c
 def apply_precision(learn,
                     precision:str='auto', # one of `PRECISIONS`
                    ):
-    "Set `learn`'s mixed precision: 'fp32', 'bf16', 'fp16', or 'auto' (one chosen already, else `auto_precision`)"
+    "Set `learn`'s mixed precision to `precision`"
     if precision not in PRECISIONS: raise ValueError(f"precision={precision!r}: use one of {', '.join(PRECISIONS)}")
     auto = [cb for cb in learn.cbs if getattr(cb, '_auto', False)]
     mixed = learn.cbs.filter(lambda cb: isinstance(cb, MixedPrecision))
@@ -83,9 +89,9 @@ def apply_precision(learn,
 # %% ../nbs/04_optim.ipynb #165cb8c0
 TO_TPU_HOOKS.append(lambda learn: apply_precision(learn, getattr(learn, 'precision', 'auto')))
 
-# %% ../nbs/04_optim.ipynb #288553d5
+# %% ../nbs/04_optim.ipynb #a02be4b1
 class AccumulateGradients(Callback):
-    "Add up the gradients of `n` batches, each loss divided by `n`, and step the optimizer once for them"
+    "Step the optimizer once every `n` batches, on their added-up gradients"
     order,run_valid = MixedPrecision.order-4,False   # before the scaler, clipping and the non-finite guard
     def __init__(self, n:int=2):
         if not isinstance(n, int) or n < 1:
@@ -97,37 +103,42 @@ class AccumulateGradients(Callback):
         self.count += 1
         if self.count % self.n: raise CancelBatchException()   # keep the gradients: no step, no zero_grad
 
-# %% ../nbs/04_optim.ipynb #7f0c0ca6
+# %% ../nbs/04_optim.ipynb #af9bbffe
 def _get_acc(self:TPULearnerMixin):
+    "The `n` of `self`'s `AccumulateGradients`, 1 if none"
     cb = next((c for c in self.cbs if isinstance(c, AccumulateGradients)), None)
     return cb.n if cb is not None else 1
 
+# %% ../nbs/04_optim.ipynb #84511c4b
 def _set_acc(self:TPULearnerMixin, n:int):
+    "Replace `self`'s `AccumulateGradients` by one of `n` batches (none for 1)"
     self.remove_cbs([c for c in self.cbs if isinstance(c, AccumulateGradients)])
     if n != 1: self.add_cb(AccumulateGradients(n))
 
+# %% ../nbs/04_optim.ipynb #19bde9bc
 TPULearnerMixin.accumulate_grad_batches = property(
     _get_acc, _set_acc, doc="How many batches' gradients each optimizer step adds up (1: none)")
 
-# %% ../nbs/04_optim.ipynb #e3f41f20
+# %% ../nbs/04_optim.ipynb #89e75052
 def _take_acc(learn):
-    "`accumulate_grad_batches` set before `to_tpu` (a plain attribute then), put through the property"
+    "`accumulate_grad_batches` set before `to_tpu`, put through the property"
     n = learn.__dict__.pop('accumulate_grad_batches', None)
     if n is not None: learn.accumulate_grad_batches = n
 
+# %% ../nbs/04_optim.ipynb #9dac3c8c
 TO_TPU_HOOKS.append(_take_acc)
 
-# %% ../nbs/04_optim.ipynb #962c6fed
+# %% ../nbs/04_optim.ipynb #4acef4d7
 class GradientClipping(GradientClip):
-    "Clip the gradients to global norm `max_norm` on the device, no host sync; `self.norm`: the norm before clipping"
+    "Clip the gradients to global norm `max_norm` on the device, with no host sync"
     def before_step(self):
         ps = [p for p in self.learn.model.parameters() if p.grad is not None]
         self.norm = nn.utils.clip_grad_norm_(ps, self.max_norm, self.norm_type, error_if_nonfinite=False)
 
-# %% ../nbs/04_optim.ipynb #903edc95
+# %% ../nbs/04_optim.ipynb #848c664d
 @contextlib.contextmanager
 def _bn_frozen(m):
-    "Inside: `m`'s BatchNorm layers normalise with batch statistics but leave their running statistics as they are"
+    "Inside: `m`'s BatchNorm layers leave their running statistics as they are"
     bns = [l for l in m.modules()
            if isinstance(l, nn.modules.batchnorm._BatchNorm) and l.training and l.track_running_stats]
     saved = [(l.momentum, l.num_batches_tracked.clone()) for l in bns]
@@ -136,11 +147,11 @@ def _bn_frozen(m):
     finally:
         for l,(mom,n) in zip(bns, saved): l.momentum = mom; l.num_batches_tracked.copy_(n)
 
-# %% ../nbs/04_optim.ipynb #c0ad80cc
+# %% ../nbs/04_optim.ipynb #2175490b
 def checkpointed(module, # the block to run
                  *args, **kwargs, # its inputs
                 ):
-    "`module(*args, **kwargs)` keeping only its inputs; backward recomputes its activations (`backend.checkpoint`)"
+    "`module(*args, **kwargs)`, its activations recomputed in backward"
     t = next((a for a in args if isinstance(a, torch.Tensor)), None)
     if t is None or not torch.is_grad_enabled(): return module(*args, **kwargs)
     first = [True]
@@ -153,9 +164,9 @@ def checkpointed(module, # the block to run
 # %% ../nbs/04_optim.ipynb #5ddd48db
 _CONTAINERS = (nn.Sequential, nn.ModuleList)
 
-# %% ../nbs/04_optim.ipynb #5de39f37
+# %% ../nbs/04_optim.ipynb #ec6fb619
 def find_blocks(model:nn.Module) -> list:
-    "The repeated blocks of `model`: children of a `Sequential`/`ModuleList` that has several children of their class"
+    "The repeated blocks of `model`"
     out = []
     for m in model.modules():
         if not isinstance(m, _CONTAINERS): continue
@@ -165,9 +176,9 @@ def find_blocks(model:nn.Module) -> list:
         out += [k for k in kids if types.count(type(k)) > 1]
     return out
 
-# %% ../nbs/04_optim.ipynb #2c4a22d6
+# %% ../nbs/04_optim.ipynb #cd82e388
 class GradientCheckpointing(ActivationWrapper):
-    "`model`, with each of `blocks` (default: `find_blocks(model)`) checkpointed; same parameters, names and state dict"
+    "`model`, with each of `blocks` checkpointed"
     def __init__(self, model:nn.Module, # the model to wrap
                  blocks:list|None=None): # the submodules to checkpoint (default: `find_blocks(model)`)
         if isinstance(model, GradientCheckpointing):
@@ -188,9 +199,9 @@ def _all_finite(ts):
     "A device bool: every element of every tensor in `ts` is finite"
     return torch.stack([torch.isfinite(t).all() for t in ts]).all()
 
-# %% ../nbs/04_optim.ipynb #77920ddf
+# %% ../nbs/04_optim.ipynb #624faf14
 class SkipNonFinite(Callback):
-    "Skip updates whose loss or gradients are not finite, deciding on the device; stop after `k` bad updates in a row"
+    "Skip non-finite updates, deciding on the device"
     order = GradientClip.order+1   # after unscaling (MixedPrecision) and clipping, before TPUCallback
     def __init__(self, k:int=5, # stop the fit when `k` consecutive updates had to be skipped
                  check_every:int|None=None): # read the counters every `check_every` updates (default: once per epoch)
@@ -200,7 +211,6 @@ class SkipNonFinite(Callback):
         self._bufs,self._fitting = None,True
     def after_fit(self): self._fitting = False
     def before_batch(self):
-        "Remember the buffers (BatchNorm statistics) as they are before the first batch of this update"
         if self.training and self._bufs is None:
             self._bufs = [(b, b.detach().clone()) for b in self.learn.model.buffers()]
 
@@ -233,19 +243,24 @@ def after_step(self:SkipNonFinite):
 # %% ../nbs/04_optim.ipynb #1fb206cb
 class NonFiniteWarning(UserWarning): "Training was stopped by `SkipNonFinite`"
 
-# %% ../nbs/04_optim.ipynb #7e96beb7
-@patch
-def before_validate(self:SkipNonFinite): self.check()
+# %% ../nbs/04_optim.ipynb #960f84b5
+def _nonfinite_msg(worst, k, n_skipped, steps):
+    "What `SkipNonFinite` says when it stops a fit"
+    return (f"SkipNonFinite: {worst} updates in a row had a non-finite loss or gradient (k={k}); {n_skipped} of "
+            f"{steps} updates skipped. Training stopped. Lower the learning rate, clip the gradients "
+            "(GradientClipping), or look for NaN/inf in the inputs.")
 
-# %% ../nbs/04_optim.ipynb #62418754
+# %% ../nbs/04_optim.ipynb #2969d0c8
 @patch
 def check(self:SkipNonFinite):
-    "Read the counters (one device→host transfer); stop the fit if `k` updates in a row were skipped"
+    "Read the counters; stop the fit if `k` updates in a row were skipped"
     if self.worst is None or not getattr(self, '_fitting', False): return
     worst,self.n_skipped = torch.stack([self.worst, self.skipped]).cpu().tolist()
     if worst < self.k: return
-    self.learn.nonfinite_msg = (f"SkipNonFinite: {worst} updates in a row had a non-finite loss or gradient "
-        f"(k={self.k}); {self.n_skipped} of {self.steps} updates skipped. Training stopped. Lower the learning rate, "
-        "clip the gradients (GradientClipping), or look for NaN/inf in the inputs.")
+    self.learn.nonfinite_msg = _nonfinite_msg(worst, self.k, self.n_skipped, self.steps)
     warnings.warn(self.learn.nonfinite_msg, NonFiniteWarning)
     raise CancelFitException()
+
+# %% ../nbs/04_optim.ipynb #7e96beb7
+@patch
+def before_validate(self:SkipNonFinite): self.check()

@@ -27,8 +27,10 @@ from .models import ARCHS, tiny_cnn, find_arch
 __all__ = ['RECIPE', 'METRICS', 'ARCH_CHOICES', 'SIZE_CHOICES', 'trial_config', 'build_learner', 'ReportEpoch', 'train_trial',
            'trial_resources', 'default_space', 'SearchInterrupted', 'tune', 'TuneResult', 'best_learner', 'run_search']
 
-# %% ../nbs/08_tune.ipynb #247dde0f
+# %% ../nbs/08_tune.ipynb #19a9b95c
 RECIPE = dict(lr=3e-3, wd=1e-2, arch='resnet18', size=64, aug=1.0, label_smoothing=0.1, bs=64)
+
+# %% ../nbs/08_tune.ipynb #67017e13
 METRICS = {'accuracy': 'max', 'error_rate': 'min', 'valid_loss': 'min', 'train_loss': 'min'}
 
 # %% ../nbs/08_tune.ipynb #50e49b1c
@@ -38,11 +40,11 @@ _CHECKS = dict(lr=(lambda v: v > 0, 'the learning rate must be > 0'), wd=(lambda
                label_smoothing=(lambda v: 0 <= v < 1, 'must be in [0, 1)'),
                bs=(lambda v: int(v) == v and v >= 1, 'must be a whole number >= 1'))
 
-# %% ../nbs/08_tune.ipynb #972cfdad
+# %% ../nbs/08_tune.ipynb #d52f5ff9
 def trial_config(config:dict, # some of `RECIPE`'s keys
                  bs:int=None, # the batch size when `config` has none (default: `RECIPE`'s)
                 ) -> dict:
-    "`config` completed with `RECIPE`'s values; a `ValueError` naming the first unknown key or bad value"
+    "`config` completed with `RECIPE`'s values, and checked"
     c = {**RECIPE, **({} if bs is None else {'bs': bs}), **config}
     for k,v in c.items():
         if k not in RECIPE: raise ValueError(f"config key {k!r} is unknown: use {', '.join(RECIPE)}")
@@ -68,10 +70,10 @@ def build_learner(folder, # ImageNet-style image folder (train/<class>/*, valid/
     return vision_learner(dls, find_arch(c['arch']), pretrained=pretrained, metrics=[accuracy, error_rate],
                           loss_func=loss)
 
-# %% ../nbs/08_tune.ipynb #0dffa0fc
+# %% ../nbs/08_tune.ipynb #01955c99
 @contextlib.contextmanager
 def _model_dir(learn, d):
-    "`learn.save`/`learn.load` in folder `d`, not in `learn.path/'models'` (which is in the data set's folder)"
+    "`learn.save`/`learn.load` in folder `d`"
     old,learn.model_dir = learn.model_dir,Path(d).absolute()
     try: yield learn
     finally: learn.model_dir = old
@@ -81,15 +83,15 @@ def _scalars(rec):
     "The Recorder's last epoch: {name: float}"
     return {n: float(v) for n,v in zip(rec.metric_names[1:], rec.values[-1]) if isinstance(v, (int, float))}
 
-# %% ../nbs/08_tune.ipynb #282de739
+# %% ../nbs/08_tune.ipynb #e18fa23f
 def _cancel_fit():
-    "A `CancelFitException` of fastai's own class, even raised by a callback pickled by value (from a notebook)"
+    "A `CancelFitException` of fastai's own class"
     from fastai.callback.core import CancelFitException  # `__module__` fastcore: by value, a copy
     return CancelFitException()
 
-# %% ../nbs/08_tune.ipynb #6bae6541
+# %% ../nbs/08_tune.ipynb #82f75dbd
 class ReportEpoch(Callback):
-    "After each epoch, `report(metrics, folder)` with the Recorder's values, `learn.counters` and a checkpoint folder"
+    "After each epoch, `report(metrics, folder)` with a checkpoint"
     order = Recorder.order + 20  # after Recorder (50) and ProgressCallback (60): the epoch's values are on the host
     def __init__(self, report, # `report(metrics:dict, folder)`, e.g. Ray Tune's, called once per epoch
                  done:int=0): # epochs already reported (a resumed trial)
@@ -97,7 +99,7 @@ class ReportEpoch(Callback):
     def before_fit(self): self._trained = False
     def after_train(self): self._trained = True  # not reached by an epoch that `fit(start_epoch=)` skips
     def after_epoch(self):
-        "Report the epoch just trained (metrics, `learn.counters`, checkpoint); end the fit after a non-finite loss"
+        "Report the epoch just trained; end the fit after a non-finite loss"
         if not self._trained: return
         self._trained,self.done = False,self.done+1
         m = _scalars(self.recorder)
@@ -111,9 +113,9 @@ class ReportEpoch(Callback):
             self.report(m, d)
         if nan: raise _cancel_fit()
 
-# %% ../nbs/08_tune.ipynb #b97d1c5c
+# %% ../nbs/08_tune.ipynb #7deae08c
 def _fit(learn, c, epochs, pretrained, start=0):
-    "The main job's schedule for config `c` (`fit_one_cycle`, or `fine_tune`'s two phases), from epoch `start`"
+    "The main job's schedule for config `c`, from epoch `start`"
     lr,wd = c['lr'],c['wd']
     if not pretrained: return learn.fit_one_cycle(epochs, lr, wd=wd, start_epoch=start)
     if start == 0: learn.freeze(); learn.fit_one_cycle(1, slice(lr), pct_start=0.99, wd=wd)
@@ -146,13 +148,13 @@ def train_trial(config:dict, # a trial configuration (`RECIPE`'s keys)
     with learn.no_bar(), learn.no_logging(): _fit(learn, c, epochs, pretrained, done)
     return learn
 
-# %% ../nbs/08_tune.ipynb #675203cd
+# %% ../nbs/08_tune.ipynb #7602a025
 def trial_resources(backend_name:str, # 'auto' or a backend name ('tpu', 'xla', 'cuda', 'mps', 'cpu')
                     n_chips:int=0, # TPU chips of the cluster (Ray's `TPU` resource)
                     n_gpus:int=0, # GPUs of the cluster
                     n_cpus:int=1, # CPU cores of the cluster
                    ) -> dict:
-    "Ray resources of one trial: a TPU chip or a GPU with its share of the cores; on CPUs only, a share of the cores"
+    "Ray resources of one trial"
     n_cpus = max(1, int(n_cpus))
     share = lambda n: max(1, n_cpus // n)
     if backend_name in ('auto', 'tpu', 'xla') and n_chips: return {'CPU': share(n_chips), 'TPU': 1}
@@ -169,21 +171,24 @@ def _ray():
         raise ImportError(f"A hyper-parameter search needs Ray Tune ({e}): pip install 'tpu-vision[tune]'") from None
     return ray
 
-# %% ../nbs/08_tune.ipynb #e43827ee
+# %% ../nbs/08_tune.ipynb #25a2fd89
 ARCH_CHOICES = ('resnet18', 'resnet34', 'resnet50')
+
+# %% ../nbs/08_tune.ipynb #a06ce34e
 SIZE_CHOICES = (64, 96, 128)
 
+# %% ../nbs/08_tune.ipynb #717cf640
 def default_space(archs=ARCH_CHOICES, # architecture names to choose from (`find_arch`)
                   sizes=SIZE_CHOICES, # image sizes to choose from
                  ) -> dict:
-    "Ray Tune distributions around `RECIPE`: learning rate, weight decay, architecture, size, augmentation, smoothing"
+    "Ray Tune distributions around `RECIPE`"
     rt = _ray().tune
     return dict(lr=rt.loguniform(1e-4, 3e-2), wd=rt.loguniform(1e-4, 0.3), arch=rt.choice(list(archs)),
                 size=rt.choice(list(sizes)), aug=rt.uniform(0., 1.5), label_smoothing=rt.choice([0., 0.1]))
 
-# %% ../nbs/08_tune.ipynb #5ccbcb1c
+# %% ../nbs/08_tune.ipynb #c88b93d5
 def _ray_trial(config, **kwargs):
-    "A Ray Tune trial: `train_trial` with torch's threads and the loaders' workers fitted to the trial's cores"
+    "A Ray Tune trial: `train_trial` fitted to the trial's cores"
     import tpu_vision.learner  # `Learner.to_tpu`, even where this function came pickled by value (from a notebook)
     ray = _ray()
     rt = ray.tune
@@ -197,10 +202,10 @@ def _ray_trial(config, **kwargs):
 # %% ../nbs/08_tune.ipynb #62f4498f
 def _dirname(trial): return trial.trial_id
 
-# %% ../nbs/08_tune.ipynb #8b395d37
+# %% ../nbs/08_tune.ipynb #e2c0e8f4
 @contextlib.contextmanager
 def _quiet(verbose):
-    "With `verbose=0`, nothing from Ray Tune on the screen: its reporter prints, its loggers log"
+    "Silence Ray Tune unless `verbose`"
     if verbose: yield; return
     import logging
     logs = [logging.getLogger(n) for n in ('ray.tune', 'ray.train', 'ray.air')]
@@ -235,9 +240,10 @@ def _check(trials, epochs, metric, scheduler, space, resources, device):
         raise ValueError(f"resources={resources!r}: give the Ray resources of one trial, e.g. {{'CPU': 4, 'TPU': 1}}")
     if device != 'auto': find_backend(device)
 
-# %% ../nbs/08_tune.ipynb #259d517d
+# %% ../nbs/08_tune.ipynb #cddd75c7
 _SETTINGS = 'tpu_vision_tune.json'
 
+# %% ../nbs/08_tune.ipynb #1b7b4b86
 def _storage(storage): return Path(ifnone(storage, tpu_vision_home()/'tune')).expanduser().absolute()
 
 # %% ../nbs/08_tune.ipynb #0a167d64
@@ -250,10 +256,10 @@ def _experiment(storage, name=None) -> Path:
                                 f"(pass the storage= and name= of the search to resume)")
     return runs[0]
 
-# %% ../nbs/08_tune.ipynb #0521e81a
+# %% ../nbs/08_tune.ipynb #8b54f23f
 @contextlib.contextmanager
 def _sigint_noted(seen:list):
-    "Append to `seen` if a SIGINT arrives during the block, even one that Ray Tune's own handler takes"
+    "Append to `seen` if a SIGINT arrives during the block"
     if threading.current_thread() is not threading.main_thread(): yield; return
     old = signal.getsignal(signal.SIGINT)
     def _mine(sig, frame):
@@ -265,17 +271,17 @@ def _sigint_noted(seen:list):
         if ray_handles and signal.getsignal(signal.SIGINT) is _mine: seen.append(signal.SIGINT)  # Ray gave it back
         signal.signal(signal.SIGINT, old)
 
-# %% ../nbs/08_tune.ipynb #42103f23
+# %% ../nbs/08_tune.ipynb #6c8cd954
 class SearchInterrupted(KeyboardInterrupt):
-    "Ctrl-C stopped a search: nothing was exported; the message says where the search is kept and how to resume it"
+    "Ctrl-C stopped a search"
     def __init__(self, path): # the search's folder
         self.path = Path(path)
         super().__init__(f"interrupted; nothing exported; the search is kept in {path}: resume it with "
                          f"`tpu-vision tune --resume {path}` (Python: `tune(resume='{path}')`)")
 
-# %% ../nbs/08_tune.ipynb #df2ded5d
+# %% ../nbs/08_tune.ipynb #dc10ff17
 def _fit_search(tuner, verbose, path):
-    "`tuner.fit()`, or `SearchInterrupted(path)` if a Ctrl-C stopped it (Ray Tune then returns as if it were done)"
+    "`tuner.fit()`, or `SearchInterrupted(path)`"
     seen = []
     try:
         with _quiet(verbose), _sigint_noted(seen): grid = tuner.fit()
@@ -283,7 +289,54 @@ def _fit_search(tuner, verbose, path):
     if seen: raise SearchInterrupted(path) from None
     return grid
 
-# %% ../nbs/08_tune.ipynb #ccd1451d
+# %% ../nbs/08_tune.ipynb #e8974a20
+def _settings(folder, metric, scheduler, **kwargs):
+    "The settings of a new search"
+    sched = scheduler if scheduler is None or isinstance(scheduler, str) else type(scheduler).__name__
+    return dict(folder=str(_folder(folder)), **kwargs, metric=metric, mode=METRICS[metric], scheduler=sched)
+
+# %% ../nbs/08_tune.ipynb #9b7b897f
+def _resumed(resume, storage, name):
+    "The folder and settings of the search to resume"
+    if resume is not True: storage,name = Path(resume).expanduser().absolute().parent,Path(resume).name
+    path = _experiment(storage, name)
+    return path,json.loads((path/_SETTINGS).read_text())
+
+# %% ../nbs/08_tune.ipynb #30f5c30f
+def _start_ray(address, verbose):
+    "Ray, started or joined unless it runs already"
+    ray = _ray()
+    if not ray.is_initialized():
+        os.environ.setdefault('RAY_USAGE_STATS_ENABLED', '0')
+        ray.init(address=address, include_dashboard=False, log_to_driver=verbose > 1)
+    return ray
+
+# %% ../nbs/08_tune.ipynb #58d7a375
+def _cluster_resources(ray, device):
+    "`trial_resources` of `device` on the Ray cluster"
+    cr = ray.cluster_resources()
+    n = {k: int(cr.get(k, 0)) for k in ('TPU', 'GPU', 'CPU')}
+    return trial_resources(device, n['TPU'], n['GPU'], n['CPU'])
+
+# %% ../nbs/08_tune.ipynb #22213110
+def _scheduler(rt, scheduler, epochs, grace_period, reduction_factor):
+    "The Ray Tune scheduler `scheduler` names"
+    if scheduler != 'asha': return None if scheduler in (None, 'fifo') else scheduler
+    return rt.schedulers.ASHAScheduler(max_t=epochs, grace_period=grace_period, reduction_factor=reduction_factor)
+
+# %% ../nbs/08_tune.ipynb #36bb0f52
+def _new_tuner(rt, trainable, path, s, space, trials, sched, max_failures, verbose):
+    "A Ray Tune `Tuner` for a new search in folder `path`"
+    path.mkdir(parents=True, exist_ok=True)
+    (path/_SETTINGS).write_text(json.dumps(s, indent=1))
+    tc = rt.TuneConfig(metric=s['metric'], mode=s['mode'], num_samples=trials, scheduler=sched, reuse_actors=True,
+                       trial_dirname_creator=_dirname)
+    rc = rt.RunConfig(name=path.name, storage_path=str(path.parent), verbose=verbose,
+                      failure_config=rt.FailureConfig(max_failures=max_failures),
+                      checkpoint_config=rt.CheckpointConfig(num_to_keep=1))
+    return rt.Tuner(trainable, param_space=space, tune_config=tc, run_config=rc)
+
+# %% ../nbs/08_tune.ipynb #e8e2300f
 def tune(folder=None, # ImageNet-style image folder (default: `sample_data()`)
          space:dict=None, # Ray Tune distributions for some of `RECIPE`'s keys (default: `default_space(archs, sizes)`)
          trials:int=8, # configurations sampled from `space` (with grid searches: repeats of the grid)
@@ -306,43 +359,25 @@ def tune(folder=None, # ImageNet-style image folder (default: `sample_data()`)
          seed:int=0, # random seed of every trial's initial weights and shuffle
          verbose:int=0, # Ray Tune's progress output: 0 (none) to 3
         ):
-    "Search the main job's hyper-parameters with Ray Tune: a `TuneResult`, a row per trial and the best configuration"
+    "Search the main job's hyper-parameters with Ray Tune"
     storage = _storage(storage)
-    if resume:
-        if resume is not True: storage,name = Path(resume).expanduser().absolute().parent,Path(resume).name
-        path = _experiment(storage, name)
-        s = json.loads((path/_SETTINGS).read_text())
+    if resume: path,s = _resumed(resume, storage, name)
     else:
         _check(trials, epochs, metric, scheduler, space, resources, device)
         path = storage/(name or time.strftime('tune-%Y%m%d-%H%M%S'))
-        s = dict(folder=str(_folder(folder)), epochs=epochs, bs=bs, device=device, pretrained=pretrained,
-                 num_workers=num_workers, seed=seed, metric=metric, mode=METRICS[metric], resources=resources,
-                 scheduler=scheduler if scheduler is None or isinstance(scheduler, str) else type(scheduler).__name__,
-                 grace_period=grace_period, reduction_factor=reduction_factor)
-    ray = _ray()
+        s = _settings(folder, metric, scheduler, epochs=epochs, bs=bs, device=device, pretrained=pretrained,
+                      num_workers=num_workers, seed=seed, resources=resources, grace_period=grace_period,
+                      reduction_factor=reduction_factor)
+    ray = _start_ray(address, verbose)
     rt = ray.tune
-    if not ray.is_initialized():
-        os.environ.setdefault('RAY_USAGE_STATS_ENABLED', '0')
-        ray.init(address=address, include_dashboard=False, log_to_driver=verbose > 1)
-    if s['resources'] is None:
-        cr = ray.cluster_resources()
-        n = {k: int(cr.get(k, 0)) for k in ('TPU', 'GPU', 'CPU')}
-        s['resources'] = trial_resources(s['device'], n['TPU'], n['GPU'], n['CPU'])
+    if s['resources'] is None: s['resources'] = _cluster_resources(ray, s['device'])
     kw = {k: s[k] for k in ('folder', 'epochs', 'device', 'pretrained', 'num_workers', 'seed')}
     trainable = rt.with_resources(rt.with_parameters(_ray_trial, **kw), s['resources'])
     if resume: tuner = rt.Tuner.restore(str(path), trainable, resume_unfinished=True)
     else:
-        path.mkdir(parents=True, exist_ok=True)
-        (path/_SETTINGS).write_text(json.dumps(s, indent=1))
-        sched = (rt.schedulers.ASHAScheduler(max_t=epochs, grace_period=grace_period, reduction_factor=reduction_factor)
-                 if scheduler == 'asha' else None if scheduler in (None, 'fifo') else scheduler)
         space = {'bs': bs, **(default_space(archs, sizes) if space is None else space)}
-        tc = rt.TuneConfig(metric=metric, mode=METRICS[metric], num_samples=trials, scheduler=sched, reuse_actors=True,
-                           trial_dirname_creator=_dirname)
-        rc = rt.RunConfig(name=path.name, storage_path=str(storage), verbose=verbose,
-                          failure_config=rt.FailureConfig(max_failures=max_failures),
-                          checkpoint_config=rt.CheckpointConfig(num_to_keep=1))
-        tuner = rt.Tuner(trainable, param_space=space, tune_config=tc, run_config=rc)
+        sched = _scheduler(rt, scheduler, epochs, grace_period, reduction_factor)
+        tuner = _new_tuner(rt, trainable, path, s, space, trials, sched, max_failures, verbose)
     return TuneResult(_fit_search(tuner, verbose, path), s)
 
 # %% ../nbs/08_tune.ipynb #255ae32e
@@ -358,19 +393,20 @@ def _one_line(e):
     lines = [l for l in str(e).strip().splitlines() if l.strip()]
     return f"{type(e).__name__}: {lines[-1] if lines else ''}"[:300]
 
-# %% ../nbs/08_tune.ipynb #5670c7cc
+# %% ../nbs/08_tune.ipynb #da95f7dd
 _HIST = ['trial', 'epoch', 'train_loss', 'valid_loss', 'accuracy', 'error_rate', 'compiles', 'to_host', 'nan_loss']
 
+# %% ../nbs/08_tune.ipynb #b490483c
 def _history(r, name) -> pd.DataFrame:
-    "One row per epoch of trial result `r`; an epoch redone after a resume keeps its last report"
+    "One row per epoch of trial result `r`"
     h = r.metrics_dataframe
     if h is None or not len(h) or 'epoch' not in h: return pd.DataFrame(columns=_HIST)
     h = h.drop_duplicates('epoch', keep='last')   # interrupted after reporting it, before its checkpoint: done again
     return h.assign(trial=name)[[c for c in _HIST if c in h or c == 'trial']].reset_index(drop=True)
 
-# %% ../nbs/08_tune.ipynb #154d78c3
+# %% ../nbs/08_tune.ipynb #9764d836
 def _row(r, name, h, s) -> dict:
-    "The table row of trial result `r` with history `h`, from a search with settings `s`"
+    "The table row of trial result `r` with history `h`"
     last = h.iloc[-1].to_dict() if len(h) else {}
     cfg = {**RECIPE, 'bs': s['bs'], **(r.config or {})}
     status = ('error' if r.error else 'nan' if last.get('nan_loss') else
@@ -380,20 +416,21 @@ def _row(r, name, h, s) -> dict:
                 to_host=h['to_host'].astype(int).tolist() if len(h) else [],
                 error=_one_line(r.error) if r.error else None, path=str(r.path))
 
-# %% ../nbs/08_tune.ipynb #454018e0
+# %% ../nbs/08_tune.ipynb #831c91bf
 def _finite(df, metric) -> pd.Series:
-    "Which trials of `df` reported an epoch whose losses and `metric` are all finite (and did not end on a NaN loss)"
+    "Which trials of `df` ended with finite losses and `metric`"
     v = df[[metric, 'train_loss', 'valid_loss']].apply(pd.to_numeric, errors='coerce').astype(float)
     return np.isfinite(v).all(axis=1) & (df.status != 'nan') & (df.epochs > 0)
 
+# %% ../nbs/08_tune.ipynb #a1c68c06
 def _ranked(df, metric, mode) -> pd.DataFrame:
-    "The trials of `df`, best `metric` first; those with a non-finite loss or metric, or no epoch, last"
+    "The trials of `df`, best `metric` first; those not `_finite` last"
     ok = _finite(df, metric)
     return pd.concat([df[ok].sort_values(metric, ascending=mode == 'min', kind='stable'), df[~ok]])
 
-# %% ../nbs/08_tune.ipynb #22c92903
+# %% ../nbs/08_tune.ipynb #a8754a86
 class TuneResult:
-    "A finished search: `df` (a row per trial), `history` (a row per trial and epoch), the `best_config`"
+    "A finished search: `df`, `history`, the `best_config`"
     def __init__(self, grid, # Ray Tune's `ResultGrid`
                  settings:dict): # the search's settings (`tune` wrote them to `tpu_vision_tune.json`)
         self.grid,self.settings,self.path = grid,settings,Path(grid.experiment_path)
@@ -409,20 +446,24 @@ class TuneResult:
         self.best = None if b is None else self.df.loc[Path(b.path).name]
         self.best_config = None if b is None else {k: _py(self.best[k]) for k in RECIPE}
         self.best_checkpoint = None if b is None else b.checkpoint
-    def __repr__(self):
-        n = self.df.status.value_counts().to_dict()
-        best = 'no trial finished' if self.best is None else f"best {self.metric} {self.best[self.metric]:.4f}"
-        return f"TuneResult({len(self.df)} trials {n}, {best}, {self.path})"
 
-# %% ../nbs/08_tune.ipynb #562adef3
+# %% ../nbs/08_tune.ipynb #fd0ed0a4
+@patch
+def __repr__(self:TuneResult):
+    n = self.df.status.value_counts().to_dict()
+    best = 'no trial finished' if self.best is None else f"best {self.metric} {self.best[self.metric]:.4f}"
+    return f"TuneResult({len(self.df)} trials {n}, {best}, {self.path})"
+
+# %% ../nbs/08_tune.ipynb #2b0ddbf0
 _STYLE = dict(done=('tab:blue', 'o'), stopped=('tab:orange', 'v'), nan=('tab:red', 'x'), error=('tab:gray', 's'))
 
+# %% ../nbs/08_tune.ipynb #083f2c94
 @patch
 def plot_lr(self:TuneResult,
             ax=None, # matplotlib axes to draw on (default: a new figure)
             metric:str=None, # one of `METRICS` (default: the search's)
            ):
-    "The `metric` (default: the search's) of each trial's last epoch against its learning rate"
+    "The `metric` of each trial's last epoch against its learning rate"
     import matplotlib.pyplot as plt
     ax,m = ax or plt.subplots(figsize=(6, 4))[1],metric or self.metric
     for st,g in self.df[self.df.epochs > 0].groupby('status'):
@@ -431,13 +472,13 @@ def plot_lr(self:TuneResult,
     ax.set(xscale='log', xlabel='learning rate', ylabel=f'{m} at the last epoch')
     ax.legend(); return ax
 
-# %% ../nbs/08_tune.ipynb #e3cbbb25
+# %% ../nbs/08_tune.ipynb #ace97f93
 @patch
 def plot_curves(self:TuneResult,
                 ax=None, # matplotlib axes to draw on (default: a new figure)
                 metric:str=None, # one of `METRICS` (default: the search's)
                ):
-    "The `metric` (default: the search's) of every trial per epoch; stopped trials dashed"
+    "The `metric` of every trial per epoch; stopped trials dashed"
     import matplotlib.pyplot as plt
     ax,m = ax or plt.subplots(figsize=(6, 4))[1],metric or self.metric
     for t,g in self.history.groupby('trial', sort=False):
@@ -452,11 +493,11 @@ def plot_curves(self:TuneResult,
     ax.xaxis.get_major_locator().set_params(integer=True)
     return ax
 
-# %% ../nbs/08_tune.ipynb #ac81242c
+# %% ../nbs/08_tune.ipynb #97954768
 def best_learner(res:TuneResult, # what `tune` returned
                  num_workers:int=0, # host worker processes of the loaders
                 ):
-    "The best trial's Learner, rebuilt from its configuration, with the weights of its last epoch, on the CPU"
+    "The best trial's Learner, with the weights of its last epoch"
     if res.best_checkpoint is None:
         raise ValueError(f"best_learner: no trial of the search in {res.path} reported an epoch (see `res.df.error`)")
     learn = build_learner(res.settings['folder'], res.best_config, num_workers)
@@ -464,13 +505,14 @@ def best_learner(res:TuneResult, # what `tune` returned
         learn.load('model', with_opt=False)
     return learn
 
-# %% ../nbs/08_tune.ipynb #a43c424e
+# %% ../nbs/08_tune.ipynb #c2305487
 def _finite_weights(model) -> bool:
     "Are all floating-point tensors of `model`'s state dict finite?"
     return all(bool(torch.isfinite(t).all()) for t in model.state_dict().values() if t.is_floating_point())
 
+# %% ../nbs/08_tune.ipynb #1e80dae1
 def _export_best(res, out) -> str|None:
-    "Export the best trial of `res` to `out/model.pkl` (default `out`: the search's folder); None if none is finite"
+    "Export the best trial of `res`; None if there is no finite one"
     from tpu_vision.export import export_learner  # portable (loads without tpu_vision), atomic, its sha256 recorded
     learn = None if res.best is None else best_learner(res)
     if learn is None or not _finite_weights(learn.model): return None
@@ -478,7 +520,7 @@ def _export_best(res, out) -> str|None:
     out.mkdir(parents=True, exist_ok=True)
     return str(export_learner(learn, out/'model.pkl'))
 
-# %% ../nbs/08_tune.ipynb #19d5125d
+# %% ../nbs/08_tune.ipynb #14744af9
 def run_search(folder=None, # ImageNet-style image folder (default: `sample_data()`)
                trials:int=8, # configurations to try
                epochs:int=3, # epochs of a trial that is not stopped early
@@ -486,7 +528,7 @@ def run_search(folder=None, # ImageNet-style image folder (default: `sample_data
                out=None, # folder for the best trial's `model.pkl` (default: the search's folder)
                **kwargs, # more arguments of `tune` (space, metric, device, storage, name, resume, ...)
               ) -> dict:
-    "`tune`, then export the best finite trial to `out/model.pkl`; `{best_config, best_accuracy, trials, export}`..."
+    "`tune`, then export the best finite trial to `out/model.pkl`"
     res = tune(folder, trials=trials, epochs=epochs, address=address, **kwargs)
     if res.best is None and not (res.df.status == 'nan').any():
         errs = res.df.error.dropna()
