@@ -15,6 +15,7 @@ Figures (exported cells only, `#|` lines and blank lines not counted):
 - definitions followed by their test or example: exported cells that define a function or class, followed (before the
   next exported cell) by a code cell that is more than `show_doc` (fastcore's 01_basics: 86 %), per notebook;
 - median docstring length of the exported functions and classes (fastcore: 54 characters, fastai: 58);
+- definitions not followed by their test or example (the limit: what the notebooks reached).
 - private names used outside their module: `from .x import _name` or `x._name` in the package, `_name` of tpu_vision
   imported by bench/ scripts (limit 0: a name another module needs is public API).
 """
@@ -120,6 +121,7 @@ def stats(only=()):
                 max_cell_lines=max(sizes, default=0), long_lines=long, undocumented_signatures=len(undoc),
                 show_doc_calls=showdoc, docs_exec_cells=len(docx),
                 defs_followed=f"{sum(int(v.split('/')[0]) for v in fol.values())}/{sum(int(v.split('/')[1]) for v in fol.values())}",
+                defs_not_followed=sum(int(v.split('/')[1]) - int(v.split('/')[0]) for v in fol.values()),
                 median_docstring=statistics.median(len(d) for d in docs if d) if any(docs) else 0,
                 private_crossings=len(priv := private_crossings()), followed_by_nb=fol, undocumented=undoc, docs_exec=docx,
                 private=priv)
