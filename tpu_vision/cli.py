@@ -18,28 +18,29 @@ import time, unicodedata
 __all__ = ['UsageError', 'check_device', 'out_lock', 'EpochLines', 'epoch_lines', 'main_learner', 'train', 'load_predictor',
            'Prediction', 'predict', 'parser', 'main']
 
-# %% ../nbs/10_cli.ipynb #b3190e5f
-class UsageError(ValueError): "An error the user can fix; the CLI prints its message alone on one line, exit code 2"
+# %% ../nbs/10_cli.ipynb #8cca8232
+class UsageError(ValueError): "An error the user can fix: its message, one line, exit code 2"
 
+# %% ../nbs/10_cli.ipynb #aa33487f
 def _user_error(e) -> bool:
-    "Is `e` an error whose message tells the user what to do (printed alone, exit code 2)?"
+    "Does `e` tell the user what to do (exit code 2)?"
     dev = sys.modules.get('tpu_vision.device')  # imported only when a command needed it: never import it here
     return isinstance(e, (ValueError, FileNotFoundError)) or (dev is not None and isinstance(e, dev.NoTPUError))
 
-# %% ../nbs/10_cli.ipynb #54aec3d5
+# %% ../nbs/10_cli.ipynb #8872a8a4
 def _check_numbers(epochs, bs, size, lr):
-    "A `UsageError` naming the first of `--epochs`, `--bs`, `--size`, `--lr` that is out of range"
+    "A `UsageError` for the first number out of range"
     if epochs < 1: raise UsageError(f"--epochs {epochs}: train at least 1 epoch")
     if bs < 2: raise UsageError(f"--bs {bs}: a batch needs at least 2 images (batch norm), e.g. --bs 64")
     if size < 8: raise UsageError(f"--size {size}: images need a side of at least 8 pixels, e.g. --size 64")
     if lr is not None and not (math.isfinite(lr) and lr > 0):
         raise UsageError(f"--lr {lr}: the learning rate must be a positive number, e.g. --lr 3e-3 (or leave it out)")
 
-# %% ../nbs/10_cli.ipynb #873755c3
+# %% ../nbs/10_cli.ipynb #2f0f9f7d
 def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
                  flag:str='--device', # the argument to name in the error
                 ) -> str:
-    "The backend name for `device`; a one-line `UsageError` when the name is unknown or this machine lacks the device"
+    "The backend name for `device`, if this machine has it"
     import torch
     from tpu_vision.device import find_backend, diagnose, tpu_chips, is_installed
     what = f'{flag} {device}'
@@ -55,15 +56,15 @@ def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla'
         raise UsageError(f"{what}: no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)")
     return name
 
-# %% ../nbs/10_cli.ipynb #f7a8c572
+# %% ../nbs/10_cli.ipynb #69c0aecd
 def _ddp(device) -> bool:
-    "Does `--devices N` with `--device` mean N DDP processes (CUDA GPUs, or the CPU when asked) rather than SPMD?"
+    "Is `--devices N` on `device` N DDP processes (not SPMD)?"
     from tpu_vision.device import find_backend
     return device == 'cpu' or find_backend(None if device == 'auto' else device) == 'cuda'
 
-# %% ../nbs/10_cli.ipynb #5eccdce1
+# %% ../nbs/10_cli.ipynb #f3c0ad68
 def _ddp_count(devices, device, bs) -> int:
-    "The number of DDP processes for `--devices`: at most the GPUs on CUDA, a number on the CPU; `bs` split evenly"
+    "The number of DDP processes `--devices` asks for, checked"
     import torch
     gpus = torch.cuda.device_count() if device != 'cpu' else 0
     try: n = gpus if str(devices) == 'all' and gpus else int(devices)
@@ -74,9 +75,9 @@ def _ddp_count(devices, device, bs) -> int:
     if bs % n: raise UsageError(f"--bs {bs} must be divisible by --devices {n}: each process takes bs/devices")
     return n
 
-# %% ../nbs/10_cli.ipynb #87955bbc
+# %% ../nbs/10_cli.ipynb #d0b6725e
 def _check_devices(devices, device, bs) -> int:
-    "The number of devices for `--devices`: XLA devices (SPMD), or DDP processes (CUDA GPUs, or `--device cpu`)"
+    "The number of devices (SPMD) or processes (DDP) for `--devices`"
     if str(devices) == '1': return 1
     if _ddp(device): n = _ddp_count(devices, device, bs)
     else:
@@ -89,17 +90,17 @@ def _check_devices(devices, device, bs) -> int:
         raise UsageError(f"--bs {bs} over {n} devices leaves {bs // n} image per device; pass --bs {2*n} or more")
     return n
 
-# %% ../nbs/10_cli.ipynb #78aa9cfe
+# %% ../nbs/10_cli.ipynb #b154ef5d
 def _arch(name):
-    "A fastai/torchvision architecture function (`resnet18`), a timm model name (`convnext_atto`), or `tiny_cnn`"
+    "The architecture named `name` (`find_arch`)"
     from tpu_vision.models import find_arch   # timm and torch: imported only when a command needs them
     try: return find_arch(name)
     except ValueError: raise UsageError(f"--arch {name}: not a fastai/torchvision architecture, a timm model name nor "
                                         "tiny_cnn (e.g. resnet18, resnet50, convnext_atto)") from None
 
-# %% ../nbs/10_cli.ipynb #ceef2c39
+# %% ../nbs/10_cli.ipynb #59202534
 def _probe(arch):
-    "The network for `arch` (2 classes, no weights) on the `meta` device, in eval mode; None if it can't be built there"
+    "`arch`'s network on the `meta` device, or None"
     import torch
     from fastai.vision.learner import create_vision_model, create_timm_model
     from tpu_vision.models import fix_timm_body
@@ -111,17 +112,17 @@ def _probe(arch):
         return fix_timm_body(m).eval()
     except Exception: return None
 
-# %% ../nbs/10_cli.ipynb #a8fdf756
+# %% ../nbs/10_cli.ipynb #6bb20cbe
 def _size_error(m, size):
-    "Why the network `m` fails on `size`x`size` images (a short message), or None if it runs"
+    "Why `m` fails on `size`x`size` images, or None"
     import torch
     try:
         with torch.no_grad(): m(torch.zeros(2, 3, size, size, device='meta'))
     except Exception as e: return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
 
-# %% ../nbs/10_cli.ipynb #8212c789
+# %% ../nbs/10_cli.ipynb #2696cdcf
 def _check_size(arch, size):
-    "A `UsageError` when `arch` can't take `size`x`size` images, naming the smallest size that works"
+    "A `UsageError` naming a size `arch` takes, if not `size`"
     m = _probe(arch)
     if m is None or (why := _size_error(m, size)) is None: return
     cfg = getattr(m, 'pretrained_cfg', None) or getattr(getattr(m[0], 'model', None), 'pretrained_cfg', None) or {}
@@ -132,17 +133,17 @@ def _check_size(arch, size):
     name = getattr(arch, '__name__', arch)
     raise UsageError(f"--size {size}: {name} can't take {size}x{size} images ({why}); try --size {ok}")
 
-# %% ../nbs/10_cli.ipynb #085a7421
+# %% ../nbs/10_cli.ipynb #4064176f
 def _check_stem(arch):
-    "A `UsageError` when `arch`'s stem has no max-pool for `--no-stem-pool` to drop"
+    "A `UsageError` if `arch`'s stem has no max-pool to drop"
     from tpu_vision.models import why_no_stem_pool
     m = _probe(arch)
     if m is not None and (why := why_no_stem_pool(m)):
         raise UsageError(f"--no-stem-pool: {why}; drop the option, or use a ResNet (--arch resnet18)")
 
-# %% ../nbs/10_cli.ipynb #3bb9148b
+# %% ../nbs/10_cli.ipynb #7fd7ce66
 def _folder(name, download:bool=False):
-    "The dataset folder: a path, 'sample' (the embedded subset) or 'fashion-mnist' (fetched if `download`)"
+    "The dataset folder `name`: a path, 'sample' or 'fashion-mnist'"
     from tpu_vision.data import sample_data, fashion_mnist, FASHION_URL
     if download and name != 'fashion-mnist': raise UsageError(f"--download fetches fashion-mnist only, not {name}")
     if name in (None, 'sample'): return sample_data()
@@ -158,9 +159,9 @@ def _folder(name, download:bool=False):
 _NO_FASHION = ("fashion-mnist: the Fashion-MNIST files are not on this machine; add --download to fetch them "
                "(30 MB from {url}) into $TPU_VISION_HOME, or give a folder of images")
 
-# %% ../nbs/10_cli.ipynb #5b37c646
+# %% ../nbs/10_cli.ipynb #8c7cd641
 def _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool=True, download=False):
-    "Check every argument of `train`; the architecture, the number of devices and the folder"
+    "Check `train`'s arguments; the arch, devices and folder"
     _check_numbers(epochs, bs, size, lr)
     check_device(device)
     n = _check_devices(devices, device, bs)
@@ -169,12 +170,13 @@ def _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool=
     if not stem_pool: _check_stem(arch)
     return arch, n, _folder(folder, download)
 
-# %% ../nbs/10_cli.ipynb #34c739af
+# %% ../nbs/10_cli.ipynb #0d11fff6
 _LOCK = '.tpu-vision.lock'
 
+# %% ../nbs/10_cli.ipynb #184227ba
 @contextmanager
 def out_lock(out):
-    "Hold an exclusive lock on `out/.tpu-vision.lock` during the block; a `UsageError` at once if another run holds it"
+    "Lock `out` for this run during the block"
     import fcntl
     out = Path(out)
     if out.exists() and not out.is_dir(): raise UsageError(f"--out {out}: is a file; give a folder")
@@ -189,33 +191,34 @@ def out_lock(out):
         f.seek(0); f.truncate(); f.write(str(os.getpid())); f.flush()
         yield out
 
-# %% ../nbs/10_cli.ipynb #ff99133b
+# %% ../nbs/10_cli.ipynb #d43d655c
 def _fmt(v): return v if isinstance(v, str) else f'{v:.4f}' if isinstance(v, float) else str(v)
 
+# %% ../nbs/10_cli.ipynb #d13c92f7
 class EpochLines:
-    "A `learn.logger` printing one plain line per epoch (epoch, losses, metrics, time): no bar, no carriage return"
+    "A `learn.logger` printing one plain line per epoch"
     def __init__(self, learn): self.learn = learn
     def __call__(self, log):
         names,n = self.learn.recorder.metric_names,getattr(self.learn, 'n_epoch', '?')
         print(f'epoch {log[0]+1}/{n}: ' + ', '.join(f'{k} {_fmt(v)}' for k,v in zip(names[1:], log[1:])), flush=True)
 
-# %% ../nbs/10_cli.ipynb #6b12f335
+# %% ../nbs/10_cli.ipynb #67a8003b
 @contextmanager
 def epoch_lines(learn):
-    "Log one plain line per epoch of `learn` while the block runs (with `learn.no_bar()`, else the bars take the log)"
+    "`EpochLines` as `learn`'s logger during the block"
     old,learn.logger = learn.logger,EpochLines(learn)
     try: yield learn
     finally: learn.logger = old
 
-# %% ../nbs/10_cli.ipynb #b688b033
+# %% ../nbs/10_cli.ipynb #458c84ae
 def _esc(s) -> str:
-    "`s` as one printable line: control, format and separator characters, and `\\`, written as Python escapes"
+    "`s` as one printable line (Python escapes)"
     bad = lambda c: c == '\\' or unicodedata.category(c) in ('Cc', 'Cf', 'Cs', 'Co', 'Cn', 'Zl', 'Zp')
     return ''.join(c.encode('unicode_escape', 'backslashreplace').decode() if bad(c) else c for c in str(s))
 
-# %% ../nbs/10_cli.ipynb #cce8561a
+# %% ../nbs/10_cli.ipynb #63a0779c
 class _EscLines:
-    "A text stream writing each line to `f` escaped by `_esc` (a partial line waits for its end, or for `flush`)"
+    "A stream writing each line to `f` escaped by `_esc`"
     def __init__(self, f): self.f,self.buf = f,''
     def write(self, s):
         *lines,self.buf = (self.buf + s).split('\n')
@@ -226,7 +229,7 @@ class _EscLines:
         self.f.flush()
     def __getattr__(self, k): return getattr(self.f, k)   # isatty, encoding...
 
-# %% ../nbs/10_cli.ipynb #a423d5a9
+# %% ../nbs/10_cli.ipynb #fa49f901
 def main_learner(path, # an ImageNet-style folder
                  arch, # an architecture function or timm name (`find_arch`)
                  size:int, bs:int, # image side in pixels, batch size
@@ -237,7 +240,7 @@ def main_learner(path, # an ImageNet-style folder
                  stem_pool:bool=True, # False: `drop_stem_pool`
                  seed:int|None=None, # of the random split, if there is no `valid/`
                 ):
-    "`vision_learner` with accuracy and error rate on `image_dls(path)`, built on the CPU (`to_tpu` moves it)"
+    "The main job's `vision_learner` on `image_dls(path)`"
     from fastai.vision.all import accuracy, error_rate, LabelSmoothingCrossEntropyFlat
     from tpu_vision.data import image_dls
     from tpu_vision.augment import default_aug
@@ -249,9 +252,9 @@ def main_learner(path, # an ImageNet-style folder
     return vision_learner(dls, arch, pretrained=pretrained, metrics=[accuracy, error_rate],
                           loss_func=LabelSmoothingCrossEntropyFlat(eps=0.1), stem_pool=stem_pool)
 
-# %% ../nbs/10_cli.ipynb #04aadd69
+# %% ../nbs/10_cli.ipynb #283d471e
 def _fit(learn, epochs, lr, pretrained, quiet, bars, cbs=()):
-    "Fit `learn` (`fine_tune` if `pretrained`) with `cbs` and progress bars, plain epoch lines, or (`quiet`) nothing"
+    "Fit `learn` (`fine_tune` if `pretrained`)"
     with ExitStack() as ctx:
         if quiet or not bars: ctx.enter_context(learn.no_bar())
         if quiet: ctx.enter_context(learn.no_logging())
@@ -260,9 +263,9 @@ def _fit(learn, epochs, lr, pretrained, quiet, bars, cbs=()):
         if pretrained: learn.fine_tune(epochs, lr or 2e-3, cbs=cbs)
         else: learn.fit_one_cycle(epochs, lr or 3e-3, cbs=cbs)
 
-# %% ../nbs/10_cli.ipynb #30c13658
+# %% ../nbs/10_cli.ipynb #6318b2a0
 def _summary(learn, procs:int=1) -> dict: # `procs`: the processes of a DDP run
-    "The last epoch's losses and metrics, the device, the counters per epoch, and `diverged` (a loss not finite)"
+    "The run's results: metrics, device, counters, `diverged`"
     names,vals = learn.recorder.metric_names[1:-1],learn.recorder.values[-1]
     res = {n:float(v) for n,v in zip(names, vals)}
     cs = getattr(learn, 'counters', None) or []
@@ -272,34 +275,34 @@ def _summary(learn, procs:int=1) -> dict: # `procs`: the processes of a DDP run
                 devices=n, compiles_per_epoch=[c['compiles'] for c in cs],
                 to_host_per_epoch=[c['to_host'] for c in cs])
 
-# %% ../nbs/10_cli.ipynb #8cfc8b2a
+# %% ../nbs/10_cli.ipynb #e00f2ed6
 def _seed(seed, learn=None):
-    "Seed Python, NumPy and torch with `seed` (fastai's `set_seed`), and `learn`'s XLA device if it has one"
+    "Seed every generator with `seed`; `learn`'s XLA device"
     from fastai.torch_core import set_seed
     if seed is None: return
     if learn is None: set_seed(seed, reproducible=True)
     elif hasattr(getattr(learn, 'backend', None), 'set_rng'): learn.backend.set_rng(seed)
 
-# %% ../nbs/10_cli.ipynb #65fda181
+# %% ../nbs/10_cli.ipynb #7887cd33
 @contextmanager
 def _history(out):
-    "fastai's `CSVLogger`, writing to a temporary file in `out` during the block and removed after it"
+    "fastai's `CSVLogger` on a temporary file in `out`"
     from fastai.callback.progress import CSVLogger
     log = CSVLogger(Path(out).absolute()/f'.history.{os.getpid()}.csv.tmp')
     try: yield log
     finally: log.fname.unlink(missing_ok=True)
 
-# %% ../nbs/10_cli.ipynb #c51de867
+# %% ../nbs/10_cli.ipynb #dc416317
 def _history_csv(learn, log) -> str:
-    "The text of `history.csv`: what `CSVLogger` `log` wrote, or the same from `learn.recorder` (several devices)"
+    "The text of `history.csv`"
     if log.fname.exists(): return log.fname.read_text()
     rec = learn.recorder
     rows = [rec.metric_names[:-1], *([i, *v] for i,v in enumerate(rec.values))]
     return ''.join(','.join(map(str, r)) + '\n' for r in rows)
 
-# %% ../nbs/10_cli.ipynb #b6c5e07b
+# %% ../nbs/10_cli.ipynb #79b93927
 def _plot(rec, fname) -> Path:
-    "Losses and accuracy per epoch of `Recorder` `rec` as a PNG at `fname` (matplotlib's Agg canvas: pyplot untouched)"
+    "Plot `rec`'s losses and accuracy into the PNG `fname`"
     from matplotlib.figure import Figure
     from tpu_vision.device import atomic_write
     cols,ep = dict(zip(rec.metric_names[1:-1], zip(*rec.values))),range(1, len(rec.values)+1)
@@ -309,9 +312,9 @@ def _plot(rec, fname) -> Path:
     for ax in (ax1, ax2): ax.set_xlabel('epoch'); ax.legend()
     return atomic_write(fname, lambda p: fig.savefig(p, format='png'))
 
-# %% ../nbs/10_cli.ipynb #183c47e5
+# %% ../nbs/10_cli.ipynb #4672932a
 def _versions() -> dict:
-    "Versions of Python, tpu_vision and the libraries a run uses (torch_xla where it is installed)"
+    "Versions of Python and the libraries a run uses"
     import platform, importlib.metadata as md
     from tpu_vision import __version__
     v = dict(python=platform.python_version(), tpu_vision=__version__)
@@ -320,9 +323,12 @@ def _versions() -> dict:
         except md.PackageNotFoundError: pass
     return v
 
-# %% ../nbs/10_cli.ipynb #0b392fae
+# %% ../nbs/10_cli.ipynb #e2c0caa2
+def _jsonable(r): return {k:None if isinstance(v, float) and not math.isfinite(v) else v for k,v in r.items()}
+
+# %% ../nbs/10_cli.ipynb #552b666a
 def _records(learn, out, args, res, log) -> dict:
-    "Write `history.csv`, `history.png` and `run.json` into `out`, each atomically; their paths"
+    "Write the run's records into `out`; their paths"
     from tpu_vision.device import atomic_write
     f = {k:str(Path(out).absolute()/k) for k in ('history.csv', 'history.png', 'run.json')}
     atomic_write(f['history.csv'], lambda p: Path(p).write_text(_history_csv(learn, log)))
@@ -332,16 +338,16 @@ def _records(learn, out, args, res, log) -> dict:
     atomic_write(f['run.json'], lambda p: Path(p).write_text(json.dumps(run, indent=1, default=str)))
     return f
 
-# %% ../nbs/10_cli.ipynb #8d19b64a
+# %% ../nbs/10_cli.ipynb #39e8568c
 def _tensorboard(out, hparams:dict):
-    "03_learner's `TensorBoardCallback` writing to `out/tensorboard/<UTC time>-<pid>/` (a folder per run)"
+    "`TensorBoardCallback` writing to a new folder in `out`"
     from tpu_vision.learner import TensorBoardCallback
     d = Path(out).absolute()/'tensorboard'/f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{os.getpid()}"
     return TensorBoardCallback(str(d), hparams={k:v for k,v in hparams.items() if isinstance(v, (int, float, str))})
 
-# %% ../nbs/10_cli.ipynb #f35733c4
+# %% ../nbs/10_cli.ipynb #b38639d9
 def _ddp_procs(n, device) -> int:
-    "`n` when `train` runs as one of `n` DDP processes (set on its GPU), else 1; a clear error outside `torchrun`"
+    "The number of DDP processes this one is part of"
     if n == 1 or not _ddp(device): return 1
     if int(os.environ.get('WORLD_SIZE', 1)) != n:
         raise UsageError(f"devices={n} on {device}: that is {n} DDP processes; `tpu-vision train --devices {n}` starts "
@@ -350,14 +356,14 @@ def _ddp_procs(n, device) -> int:
     if device != 'cpu': torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', 0)))
     return n
 
-# %% ../nbs/10_cli.ipynb #6674e9d2
+# %% ../nbs/10_cli.ipynb #7304f6f0
 @contextmanager
 def _run_dir(out, procs):
-    "`(out, history logger, main)`: `out` locked in process 0 of a DDP run (or the only process); `main` is that one"
+    "`(out, history logger, main)` for the run"
     main = procs == 1 or int(os.environ.get('RANK', 0)) == 0
     with (out_lock(out) if main else nullcontext(Path(out))) as o, _history(o) as log: yield o, log, main
 
-# %% ../nbs/10_cli.ipynb #68adc3b7
+# %% ../nbs/10_cli.ipynb #9e349649
 def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*), 'sample' or 'fashion-mnist'
           arch='resnet18', # fastai/torchvision architecture (`resnet18`), timm model name (`convnext_atto`), `tiny_cnn`
           epochs:int=3, # epochs to train (with `pretrained`: after one epoch with the body frozen)
@@ -379,7 +385,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
           download:bool=False, # `folder='fashion-mnist'`: fetch the files if they are not on this machine
           compile_cache='auto', # XLA: keep compiled graphs for later runs ('auto': where they load back; 00_device)
          ) -> dict:
-    "Train `arch` on `folder`; export it to `out/model.pkl` with the run's records unless it diverged; the summary"
+    "Train `arch` on `folder`, export it to `out`; the summary"
     args,t0 = dict(locals()),time.time()   # the arguments, for run.json
     import tpu_vision.parallel, tpu_vision.optim  # `to_tpu(devices=, precision=)`
     from tpu_vision.export import export_learner   # atomic, portable, its sha256 recorded
@@ -402,18 +408,17 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
             res = dict(res, wall_seconds=round(time.time()-t0, 1))
             return dict(res, records=_records(learn, out, args, res, log) if main and res['export'] else None)
 
-# %% ../nbs/10_cli.ipynb #b14b70cf
+# %% ../nbs/10_cli.ipynb #a6b59bf4
 def _mtime(p): return p.stat().st_mtime_ns if p.exists() else None
 
+# %% ../nbs/10_cli.ipynb #f2a690bb
 def _left(model, before) -> str:
-    "What a run that stopped early left at `model`, whose modification time was `before` the run"
+    "What a run that stopped early left at `model`"
     if _mtime(model) is None: return 'nothing exported'
     if _mtime(model) == before: return f'nothing exported; {model} is the earlier model, unchanged'
     return f'{model} was exported'
 
-# %% ../nbs/10_cli.ipynb #c69fb39b
-def _jsonable(r): return {k:None if isinstance(v, float) and not math.isfinite(v) else v for k,v in r.items()}
-
+# %% ../nbs/10_cli.ipynb #dd883a6f
 def _print_summary(r):
     print("\nvalidation: " + ', '.join(f'{k} {r[k]:.4f}' for k in ('valid_loss', 'accuracy', 'error_rate')))
     print(f"device {r['device']}; {r['epochs']} epochs in {r['wall_seconds']} s; "
@@ -429,17 +434,17 @@ def _interrupted(e) -> bool:
 # %% ../nbs/10_cli.ipynb #1b6a0f42
 def _cache_mode(a): return 'rebuild' if a.rebuild_cache else 'verify' if a.verify_cache else a.cache
 
-# %% ../nbs/10_cli.ipynb #b7f3e1a7
+# %% ../nbs/10_cli.ipynb #ce0f0d0a
 def _ddp_launch(a) -> int:
-    "How many DDP processes `tpu-vision train` must start for `a` (0: none, or this is one of them already)"
+    "How many DDP processes `train` must start (0: none)"
     if 'LOCAL_RANK' in os.environ or str(a.devices) == '1': return 0
     check_device(a.device)
     n = _check_devices(a.devices, a.device, a.bs)
     return n if n > 1 and _ddp(a.device) else 0
 
-# %% ../nbs/10_cli.ipynb #14baf754
+# %% ../nbs/10_cli.ipynb #61c43642
 def _torchrun(a, n) -> int:
-    "Run this command again as `n` DDP processes (`torchrun --standalone`); their exit code"
+    "Run this command as `n` DDP processes; their exit code"
     import subprocess
     cmd = [sys.executable, '-m', 'torch.distributed.run', '--standalone', '--nproc_per_node', str(n),
            '-m', 'tpu_vision.cli', *a.argv]
@@ -471,21 +476,22 @@ def _train(a):
         return 3
     if not a.json: _print_summary(r)
 
-# %% ../nbs/10_cli.ipynb #d8e172b4
+# %% ../nbs/10_cli.ipynb #711f28ed
 _TRUST_HELP = "load a .pkl without a matching sha256 record beside it (it runs the file's code: trust its maker)"
 _PICKLE_NOTE = ("A .pkl is a Python pickle: loading it runs code from the file. predict and export load one only\n"
                 "if its sha256 matches the record its export wrote beside it (MODEL.sha256), or with\n"
                 "--trust-pickle. `tpu-vision export MODEL --format safe` writes a pickle-free .safetensors\n"
                 "that predict reads too.")
 
+# %% ../nbs/10_cli.ipynb #71f685d5
 def _why(e) -> str:
     "`e` as a short reason: its type and the first line of its message"
     msg = (str(e).strip().splitlines() or [''])[0][:200]
     return f'{type(e).__name__}: {msg}' if msg else type(e).__name__
 
-# %% ../nbs/10_cli.ipynb #a4399ef9
+# %% ../nbs/10_cli.ipynb #106556e5
 def _load_pkl(fname, trust=False):
-    "`Learner.predict` of the Learner exported to `fname` (fastai's pickle), loaded on the CPU if trusted (`load_pkl`)"
+    "`predict` of the trusted Learner in `fname`"
     from fastai.learner import Learner
     from tpu_vision.export import load_pkl
     learn = load_pkl(fname, trust)
@@ -494,18 +500,19 @@ def _load_pkl(fname, trust=False):
         with learn.no_bar(): return learn.predict(item)
     return predict
 
-# %% ../nbs/10_cli.ipynb #e773539c
+# %% ../nbs/10_cli.ipynb #1aa6a58a
 _MODEL_SUFFIXES = ('.pkl', '.safetensors', '.onnx', '.pt', '.xml', '.tflite')
 
+# %% ../nbs/10_cli.ipynb #71f2b657
 def _has(module):
     import importlib.util
     return importlib.util.find_spec(module) is not None
 
-# %% ../nbs/10_cli.ipynb #cd0459e9
+# %% ../nbs/10_cli.ipynb #b82d4f40
 def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
                    trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
                   ) -> callable:
-    "`predict(image) -> (label, index, probabilities)` for the model file `model`; a `UsageError` if it is not one"
+    "`predict(image) -> (label, index, probs)` for `model`"
     p = Path(model)
     if not p.is_file(): raise UsageError(f"{model}: no such model file. `tpu-vision train` writes one (model.pkl)")
     if p.suffix not in _MODEL_SUFFIXES:
@@ -524,9 +531,9 @@ def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8
     except Exception as e: raise UsageError(f"{model} is not a model exported by tpu-vision/fastai ({_why(e)}): "
                                             "re-export it or train again") from None
 
-# %% ../nbs/10_cli.ipynb #ce7148f1
+# %% ../nbs/10_cli.ipynb #6e65c253
 def _images(paths) -> list:
-    "`(path, error)` for each of `paths`, every folder replaced by the image files under it, sorted"
+    "`(path, error)` for each image of `paths`"
     from fastai.data.transforms import get_image_files
     out = []
     for p in map(Path, paths):
@@ -536,9 +543,9 @@ def _images(paths) -> list:
         else: out.append((p, None if p.is_file() else 'no such image file or folder'))
     return out
 
-# %% ../nbs/10_cli.ipynb #1c9cf56e
+# %% ../nbs/10_cli.ipynb #0d5aa4ab
 class Prediction(NamedTuple):
-    "What `predict` says about one image: its class and probability, or the `error` why there is none"
+    "What `predict` says about one image"
     image:str; label:str|None=None; prob:float|None=None; error:str|None=None
 
 # %% ../nbs/10_cli.ipynb #3c3900bc
@@ -552,12 +559,12 @@ def _predict_one(f, fn) -> Prediction:
     if not bool(probs.isfinite().all()): return Prediction(str(fn), str(label), math.nan)  # `_predict` refuses it
     return Prediction(str(fn), str(label), float(p.max()) if p.numel() else None)
 
-# %% ../nbs/10_cli.ipynb #823317da
+# %% ../nbs/10_cli.ipynb #8f561d40
 def predict(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
             images, # image files, and folders (every image file under them, sorted)
             trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
            ) -> list:
-    "A `Prediction` (image, label, probability, error) for each image; an image that can't be read gets an error"
+    "A `Prediction` for each image"
     f = load_predictor(model, trust)
     return [Prediction(str(p), error=err) if err else _predict_one(f, p) for p,err in _images(images)]
 
@@ -596,7 +603,7 @@ def _diagnose(a):
     why = diagnose()
     print('\n'.join(f'- {w}' for w in why) if why else 'A TPU is present and torch_xla or torch_tpu can use it.')
 
-# %% ../nbs/10_cli.ipynb #71e8ee15
+# %% ../nbs/10_cli.ipynb #68a68482
 _EXIT_CODES = """exit codes:
   0    done
   2    an error you can fix (bad argument, missing file, no such device, --out in use, unreadable image)
@@ -604,6 +611,7 @@ _EXIT_CODES = """exit codes:
        tune: every trial diverged, nothing exported; predict: the model's output is not finite
   130  interrupted (Ctrl-C)"""
 
+# %% ../nbs/10_cli.ipynb #0257093d
 def _sub(sub, name, help, **kwargs):
     return sub.add_parser(name, help=help, description=help, epilog=_EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
@@ -723,24 +731,25 @@ def parser() -> argparse.ArgumentParser:
     for f in (_train_parser, _predict_parser, _export_parser, _tune_parser, _device_parsers): f(sub)
     return p
 
-# %% ../nbs/10_cli.ipynb #abb5303f
+# %% ../nbs/10_cli.ipynb #c6bd94c6
 _SIGINT = []  # the Ctrl-Cs `_quiet_interrupt` saw during this command
 
 def _quiet_interrupt(signum, frame):
-    "On SIGINT: note it, raise `KeyboardInterrupt`, and silence the destructors of the objects it leaves half-built"
+    "On SIGINT: note it, raise `KeyboardInterrupt`, quietly"
     _SIGINT.append(signum)
     sys.unraisablehook = lambda u: None  # the process is ending: a traceback from such a destructor is noise
     raise KeyboardInterrupt
 
+# %% ../nbs/10_cli.ipynb #b5d54e64
 def _on_interrupt(handler):
     "Set the SIGINT `handler` (from the main thread only); the one it replaces"
     import signal, threading
     if handler is None or threading.current_thread() is not threading.main_thread(): return None
     return signal.signal(signal.SIGINT, handler)
 
-# %% ../nbs/10_cli.ipynb #8a386ba1
+# %% ../nbs/10_cli.ipynb #f4fd48c0
 def _stop_if_interrupted():
-    "A callback for `fit` that raises `KeyboardInterrupt` before the next batch, and at the end, once `_SIGINT` is set"
+    "A callback stopping `fit` once `_SIGINT` is set"
     from fastai.callback.core import Callback   # here: `tpu-vision --help` must not import fastai
     class StopIfInterrupted(Callback):
         order = -100  # before every other callback
