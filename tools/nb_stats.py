@@ -23,7 +23,8 @@ import ast, json, re, sys, glob, statistics
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LIMITS = dict(median_cell_lines=8, long_lines=0, undocumented_signatures=0, docs_exec_cells=0, private_crossings=1)   # --check: today's figures; lower them as cells shrink
+LIMITS = dict(median_cell_lines=6, long_lines=0, undocumented_signatures=0, docs_exec_cells=0, private_crossings=0,
+              defs_not_followed=21, median_docstring=53)   # --check: today's figures; lower them as cells shrink
 
 def exported_cells(nb):
     for c in json.loads(Path(nb).read_text())['cells']:
