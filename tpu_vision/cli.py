@@ -443,15 +443,25 @@ def _ddp_launch(a) -> int:
     return n if n > 1 and _ddp(a.device) else 0
 
 # %% ../nbs/10_cli.ipynb #61c43642
+_TORCHRUN = """import sys
+from torch.distributed.run import main
+from torch.distributed.elastic.multiprocessing.api import SignalException
+try: main()
+except SignalException: sys.exit(130)   # stopped by a Ctrl-C we passed on: its processes have said so"""
+
 def _torchrun(a, n) -> int:
-    "Run this command as `n` DDP processes; their exit code"
-    import subprocess
-    cmd = [sys.executable, '-m', 'torch.distributed.run', '--standalone', '--nproc_per_node', str(n),
-           '-m', 'tpu_vision.cli', *a.argv]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE if a.json else None, text=True)
-    for l in (r.stdout or '').splitlines():   # --json: the JSON alone (gloo prints to stdout too)
+    "Run this command as `n` DDP processes; their exit code, 130 after a Ctrl-C (passed on to them)"
+    import subprocess, signal, threading
+    cmd = [sys.executable, '-c', _TORCHRUN, '--standalone', '--nproc_per_node', str(n), '-m', 'tpu_vision.cli', *a.argv]
+    p,stop = subprocess.Popen(cmd, stdout=subprocess.PIPE if a.json else None, text=True, start_new_session=True),[]
+    def forward(*_): stop.append(1); p.send_signal(signal.SIGINT)   # torchrun stops its processes, then exits
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, forward) if main else None
+    try: out,_ = p.communicate()
+    finally: main and signal.signal(signal.SIGINT, old)
+    for l in (out or '').splitlines():   # --json: the JSON alone (gloo prints to stdout too)
         if l.startswith('{'): print(l)
-    return r.returncode
+    return 130 if stop else p.returncode
 
 # %% ../nbs/10_cli.ipynb #c86e7c9f
 def _train(a):
