@@ -16,12 +16,12 @@ from fastcore.basics import patch
 from fastai.learner import Learner
 from .device import to_cpu, atomic_write
 from .export import (Predictor, manifest, cpu_model, sidecar, load_pkl, load_safe, images_batches,
-                               existing_file, parse_manifest, checked_predictor, write_json, example_input,
+                               existing_file, parse_manifest, calib_batches, checked_predictor, write_json, example_input,
                                writes_files)
 
 # %% auto #0
-__all__ = ['EXTRAS', 'EDGETPU_OPS', 'EDGE_FORMATS', 'MissingExtra', 'need', 'calib_batches', 'noise_stability', 'save_openvino',
-           'load_openvino', 'save_tflite', 'load_tflite', 'edgetpu_check', 'tflite_ops', 'export_edge']
+__all__ = ['EXTRAS', 'EDGETPU_OPS', 'EDGE_FORMATS', 'MissingExtra', 'need', 'noise_stability', 'save_openvino', 'load_openvino',
+           'save_tflite', 'load_tflite', 'edgetpu_check', 'tflite_ops', 'export_edge']
 
 # %% ../nbs/06a_edge.ipynb #e836f1d7
 class MissingExtra(ImportError, ValueError): "An optional dependency is not installed: the message names its extra"
@@ -39,18 +39,6 @@ def need(extra:str, # a key of `EXTRAS`: 'openvino' or 'litert'
     "Raise a one-line `ImportError` naming the extra to install unless every module of `EXTRAS[extra]` imports"
     if miss := [m for m in EXTRAS[extra] if _missing(m)]:
         raise MissingExtra(f'{what} needs {" and ".join(miss)}: pip install "tpu-vision[{extra}]"')
-
-# %% ../nbs/06a_edge.ipynb #79761862
-def calib_batches(learn, # a Learner with training data (or None with `calib`)
-                  man:dict, # the model's manifest: the images are preprocessed as it says, as for prediction
-                  n:int=256, # training images to calibrate on, spread evenly over `learn.dls.train_ds`
-                  calib=None, # instead, a folder or list of images
-                 ) -> list:
-    "Float32 NCHW batches to calibrate int8 on: `calib`'s images, or `n` of `learn`'s training images, always the same"
-    if calib is not None: return images_batches(man, calib)
-    items = list(getattr(getattr(getattr(learn, 'dls', None), 'train_ds', None), 'items', None) or [])
-    if not items: raise ValueError("int8 needs images to calibrate on: pass `calib=` a folder of training images")
-    return images_batches(man, items[::max(1, len(items)//n)][:n])
 
 # %% ../nbs/06a_edge.ipynb #a679bf42
 def noise_stability(model, # the float model (a CPU copy is run)

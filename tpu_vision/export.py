@@ -34,7 +34,8 @@ __all__ = ['MAX_SIDE', 'MAX_CLASSES', 'FORMATS', 'register_arch', 'arch_spec', '
            'sha256_record', 'record_sha256', 'export_learner', 'UntrustedPickle', 'trusted_bytes', 'load_pkl',
            'manifest', 'check_manifest', 'Predictor', 'cpu_model', 'sidecar', 'write_json', 'example_input',
            'save_safe', 'existing_file', 'parse_manifest', 'checked_predictor', 'load_safe', 'save_onnx', 'load_onnx',
-           'quantize_dynamic', 'quantize_static', 'save_int8', 'load_int8', 'images_batches', 'export_model']
+           'quantize_dynamic', 'quantize_static', 'save_int8', 'load_int8', 'images_batches', 'calib_batches',
+           'export_model']
 
 # %% ../nbs/06_export.ipynb #7c87e5fd
 _ARCHS = {}
@@ -968,23 +969,31 @@ def _int8(model, man, fname, method, batches):
               calibration_images=sum(len(b) for b in batches) if method == 'static' else 0)
     return save_int8(q, {**man, 'quantization': qi}, fname)
 
+# %% ../nbs/06_export.ipynb #79761862
+def calib_batches(learn, # a Learner with training data (or None with `calib`)
+                  man:dict, # the model's manifest: the images are preprocessed as it says, as for prediction
+                  n:int=256, # training images to calibrate on, spread evenly over `learn.dls.train_ds`
+                  calib=None, # instead, a folder or list of images
+                 ) -> list:
+    "Float32 NCHW batches to calibrate int8 on: `calib`'s images, or `n` of `learn`'s training images, always the same"
+    if calib is not None: return images_batches(man, calib)
+    items = list(getattr(getattr(getattr(learn, 'dls', None), 'train_ds', None), 'items', None) or [])
+    if not items: raise ValueError("int8 needs images to calibrate on: pass `calib=` a folder of training images")
+    return images_batches(man, items[::max(1, len(items)//n)][:n])
+
 # %% ../nbs/06_export.ipynb #adfb4b99
 @patch
 def export_int8(self:Learner,
                 fname='model_int8.pt', # in `learn.path`; the manifest beside it: the same name + .json
                 method='static', # 'static': the whole network, calibrated; 'dynamic': the `nn.Linear` layers only
-                n_batches:int=4, # training batches to calibrate on (static)
+                n:int=256, # training images to calibrate on (static), see `calib_batches`
                 calib=None, # instead, a folder or list of images to calibrate on (for a Learner from a .pkl: no data)
                 size=None, # input side or (height, width): only for validation transforms that don't resize
                ) -> Path:
     "Export the model in int8 for the CPU, as TorchScript"
     if not writes_files(self): return
     man = manifest(self, size=size)
-    if method == 'static' and calib is None:
-        batches = [to_cpu(b[0]) for b in itertools.islice(self.dls.train, n_batches)]
-        if not batches: raise ValueError("export_int8: this Learner has no training data to calibrate on (loaded "
-                                         "from a .pkl?): pass `calib=` a folder of images")
-    else: batches = images_batches(man, calib) if method == 'static' else []
+    batches = calib_batches(self, man, n, calib) if method == 'static' else []
     return _int8(self.model, man, self.path/fname, method, batches)
 
 # %% ../nbs/06_export.ipynb #59bc4bdd
