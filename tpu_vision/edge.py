@@ -16,8 +16,8 @@ from fastcore.basics import patch
 from fastai.learner import Learner
 from .device import to_cpu, atomic_write
 from .export import (Predictor, manifest, cpu_model, sidecar, load_pkl, load_safe, images_batches,
-                               existing_file, parse_manifest, calib_batches, checked_predictor, write_json, example_input,
-                               writes_files)
+                               existing_file, parse_manifest, calib_batches, checked_predictor, write_json,
+                               example_input, writes_files)
 
 # %% auto #0
 __all__ = ['EXTRAS', 'EDGETPU_OPS', 'EDGE_FORMATS', 'MissingExtra', 'need', 'noise_stability', 'save_openvino', 'load_openvino',
