@@ -1,6 +1,6 @@
 """One place that knows which accelerator you have: detection, sync, optimizer step, autocast, counters
 
-Start here: `get_backend` (a `Backend`: `XLABackend`, `CUDABackend`, `CPUBackend`...), `diagnose`, `tpu_chips`, `counters` (compilations and transfers), `spmd_backend` (SPMD over every device), `atomic_write`, the compilation cache (`compile_cache_key`).
+Start here: `get_backend` (a `Backend`: `XLABackend`, `CUDABackend`, `CPUBackend`...), `diagnose`, `tpu_chips`, `counters` (compilations and transfers), `spmd_backend` (SPMD over every device), `atomic_write`, `write_once` (one writer on a pod), the compilation cache (`compile_cache_key`).
 
 Docs: https://tpu-vision.github.io/tpu_vision/device.html.md"""
 
@@ -19,8 +19,8 @@ from fastcore.xtras import modified_env
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'is_installed', 'find_backend',
            'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend',
            'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend',
-           'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters', 'graph_log',
-           'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe']
+           'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'write_once', 'counters',
+           'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -460,7 +460,7 @@ def all_reduce_sum(self:XLABackend, t, # a tensor, or a list of tensors (reduced
     for x in t: x.mul_(scale)
     return t
 
-# %% ../nbs/00_device.ipynb #14a9236e
+# %% ../nbs/00_device.ipynb #d0603eb9
 _SPMD_LATE = ("SPMD must be switched on before the first XLA tensor of the process, and this process has used XLA "
     "already (`to_tpu()`, or DataLoaders on an XLA device). Restart the kernel (or script) and call "
     "`to_tpu(devices=...)` before anything touches XLA.")
@@ -475,10 +475,11 @@ class SPMDBackend(XLABackend):
         import numpy as np, torch_xla.distributed.spmd as xs
         n = ifnone(n, xr.global_runtime_device_count())
         self.xs,self.mesh = xs,xs.Mesh(np.arange(n), (n,), ('data',))
+        self.minibatch = xr.process_count() > 1   # a pod: each host uploads only its part of a global batch
         # backward in the calling thread: an autograd engine started by an earlier CPU backward has no queue for XLA
         torch.autograd.set_multithreading_enabled(False)
 
-# %% ../nbs/00_device.ipynb #26e87fef
+# %% ../nbs/00_device.ipynb #5bcb762a
 @patch(as_prop=True)
 def n_devices(self:SPMDBackend) -> int: "Devices in the mesh"; return int(self.mesh.size())
 
@@ -487,11 +488,17 @@ def is_master(self:SPMDBackend) -> bool:
     "Host 0 of a pod: the one that writes checkpoints and exports"
     return self.xr.process_index() == 0
 
-# %% ../nbs/00_device.ipynb #f7c5512f
+@patch(as_prop=True)
+def host_devices(self:SPMDBackend) -> list:
+    "This host's devices, as torch_xla names them ('TPU:4')"
+    return self.torch_xla._XLAC._xla_get_runtime_devices()
+
+# %% ../nbs/00_device.ipynb #7926bf26
 @patch
 def batch_sharding(self:SPMDBackend, t): # a CPU tensor of a batch
     "torch_xla's spec splitting `t` on dim 0 over the mesh"
-    return None if t.ndim == 0 else self.xs.ShardingSpec(self.mesh, ('data',) + (None,)*(t.ndim-1)).xla_spec(t)
+    if t.ndim == 0: return None
+    return self.xs.ShardingSpec(self.mesh, ('data',) + (None,)*(t.ndim-1), minibatch=self.minibatch).xla_spec(t)
 
 @patch
 def shard_shapes(self:SPMDBackend, t) -> list: # an XLA tensor
@@ -534,6 +541,39 @@ def shard_params(self:SPMDBackend, model:torch.nn.Module) -> torch.nn.Module: # 
     from torch_xla.experimental.spmd_fully_sharded_data_parallel import SpmdFullyShardedDataParallel
     n = self.n_devices
     return SpmdFullyShardedDataParallel(model, mesh=self.xs.Mesh(np.arange(n), (n,), ('fsdp',)))
+
+# %% ../nbs/00_device.ipynb #b55b32bb
+@patch
+def barrier(self:SPMDBackend) -> int:
+    "Wait for every host: a sum over the whole mesh"
+    k = self.n_devices // (self.xr.process_count() if self.minibatch else 1)   # this host's part: 1 per device
+    return int(self.to_sharded(torch.ones(k)).sum().item())
+
+# %% ../nbs/00_device.ipynb #a4ee664e
+def _pod_barrier():
+    "Wait for every host of the pod (`barrier`)"
+    b = get_backend('xla')
+    if b.xr.process_count() > 1: b.barrier()
+
+# %% ../nbs/00_device.ipynb #357ccf5d
+def write_once(write, # `write(tmp_path)` writes the file (`atomic_write` renames it to `path` when it is complete)
+               path, # the file
+               host:int|None=None, # this host (default torch_xla's `process_index`)
+               barrier=None, # waits for every host (default `_pod_barrier`)
+              ) -> Path:
+    "Host 0 writes `path`; every host returns once it is written"
+    if ifnone(host, get_backend('xla').xr.process_index() if host is None else host) == 0: atomic_write(path, write)
+    ifnone(barrier, _pod_barrier)()
+    return Path(path)
+
+# %% ../nbs/00_device.ipynb #a9994325
+@patch
+def save(self:SPMDBackend, obj, # tensors (on any device), nested in lists/dicts/..., or anything `torch.save` takes
+         path, # the file
+        ) -> Path:
+    "Every host copies `obj` to the CPU; host 0 saves it"
+    cpu = to_cpu(obj)
+    return write_once(lambda p: torch.save(cpu, p), path, host=self.xr.process_index())
 
 # %% ../nbs/00_device.ipynb #502d3561
 _COUNTS = dict(compiles='CompileTime', executions='ExecuteTime', to_host='TransferFromDeviceTime',

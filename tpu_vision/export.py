@@ -250,21 +250,37 @@ def record_sha256(fname) -> Path:
     h = hashlib.sha256(fname.read_bytes()).hexdigest()
     return atomic_write(sha256_record(fname), lambda p: Path(p).write_text(f'{h}  {fname.name}\n'))
 
+# %% ../nbs/06_export.ipynb #9a441c1b
+def _on_pod(learn) -> bool:
+    "Is `learn` on an SPMD mesh over several hosts?"
+    b = tpu_backend(learn)
+    return isinstance(b, SPMDBackend) and b.xr.process_count() > 1
+
+# %% ../nbs/06_export.ipynb #aa73893b
+def _export_pod(write, # `write(file)` pickles the export into `file`
+                fname) -> Path:
+    "Every host pickles; host 0 writes `fname`"
+    buf = io.BytesIO(); write(buf); data = buf.getvalue()
+    fn = write_once(lambda p: Path(p).write_bytes(data), fname)
+    write_once(lambda p: Path(p).write_text(f'{hashlib.sha256(data).hexdigest()}  {fn.name}\n'), sha256_record(fn))
+    return fn
+
 # %% ../nbs/06_export.ipynb #af9691e2
 _EXPORTING = threading.Lock()   # the by-value registry and the warning filters are global: one export at a time
 
-# %% ../nbs/06_export.ipynb #af41d7b9
+# %% ../nbs/06_export.ipynb #b9a71a59
 def export_learner(learn, # any fastai `Learner`, on any device
                    fname='export.pkl', # in `learn.path`
                    pickle_module=cloudpickle, # fastai's default; `pickle`: tpu_vision's classes are names to import
                    pickle_protocol=2, # passed to `torch.save`
                   ) -> Path:
     "fastai's `export`, from any device"
-    if not writes_files(learn): return
+    if not ((pod := _on_pod(learn)) or writes_files(learn)): return
     res,pm = _portable(learn),_CPUPickle(pickle_module)
     def write(p): torch.save(res, p, pickle_module=pm, pickle_protocol=pickle_protocol)
     with _EXPORTING, _by_value(pickle_module), warnings.catch_warnings():
         warnings.simplefilter('ignore')
+        if pod: return _export_pod(write, learn.path/fname)
         fn = atomic_write(learn.path/fname, write)
     record_sha256(fn)
     return fn

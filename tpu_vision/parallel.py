@@ -1,6 +1,6 @@
 """`learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs
 
-Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2, a distillation teacher too), `ddp_ctx` (DDP under torchrun), `host_dls` and `write_once` (pods), `local_devices`, `check_devices`.
+Start here: `to_tpu(devices=...)` (SPMD in this process), `shard_params` (FSDPv2, a distillation teacher too), `ddp_ctx` (DDP under torchrun), `host_dls` and `PodCallback` (pods), `local_devices`, `check_devices`.
 
 Docs: https://tpu-vision.github.io/tpu_vision/parallel.html.md"""
 
@@ -19,7 +19,7 @@ from .data import PAD_TARGET, shard, with_loaders
 from .learner import TO_TPU_MULTI, TPUCallback, EpochMetric, DeviceAvgLoss, DeviceSmoothLoss
 
 # %% auto #0
-__all__ = ['local_devices', 'check_devices', 'host_dls', 'write_once', 'shard_params', 'DDPCallback', 'ddp_ctx']
+__all__ = ['local_devices', 'check_devices', 'host_dls', 'PodCallback', 'shard_params', 'DDPCallback', 'ddp_ctx']
 
 # %% ../nbs/07_parallel.ipynb #fab060ba
 def local_devices(env=None, # environment (default `os.environ`)
@@ -68,14 +68,15 @@ def _check_spmd(devices, device, start_method, shard):
         raise ValueError(f"devices={devices!r} runs on XLA devices (TPU, or XLA:CPU); device={device!r} is not one")
     if shard not in (None, 'params'): raise ValueError(f"to_tpu(shard={shard!r}): pass None or 'params' (FSDPv2)")
 
-# %% ../nbs/07_parallel.ipynb #2b1e7cba
+# %% ../nbs/07_parallel.ipynb #5d3a5ffc
 def _to_spmd(learn, devices, device=None, refresh=10., precision='auto', start_method=None, shard=None):
     "`learn` on an SPMD mesh of `devices` devices, in this process"
     _check_spmd(devices, device, start_method, shard)
     n = check_devices(devices, learn.dls.train.bs)
-    pod = devices == 'all' and XLABackend.env_device_type() == 'TPU'   # all: every device of every host of a pod
-    b = spmd_backend(None if pod else n)
+    b = spmd_backend(None if devices == 'all' and XLABackend.env_device_type() == 'TPU' else n)  # TPU: every host's
+    if pod := b.xr.process_count() > 1: learn.dls = _pod_dls(learn.dls, b)
     learn.to_tpu(b, refresh=refresh, precision=precision)
+    if pod: object.__setattr__(next(cb for cb in learn.cbs if type(cb) is TPUCallback), '__class__', PodCallback)
     return shard_params(learn) if shard == 'params' else learn
 
 # %% ../nbs/07_parallel.ipynb #c1b287d7
@@ -94,22 +95,56 @@ def host_dls(dls, # the `DataLoaders` every host builds alike (the same folder o
     loaders = [dl.new(bs=dl.bs//hosts if i == 0 else -(-dl.bs//hosts)) for i,dl in enumerate(dls.loaders)]
     return shard(with_loaders(dls, loaders), host, hosts, seed)
 
-# %% ../nbs/07_parallel.ipynb #af74cdd3
-def _pod_barrier():
-    "Wait for every host of the pod (torch_xla's rendezvous)"
-    b = get_backend('xla')
-    if b.xr.process_count() > 1: b.xm.rendezvous('tpu_vision.write_once')
+# %% ../nbs/07_parallel.ipynb #f994ad12
+def _host_block(devices:list, # this host's devices, as torch_xla names them ('TPU:4')
+                n:int, # devices in the mesh
+                h:int, # this host's `process_index`
+               ):
+    "An error unless `devices` are block `h` of the mesh"
+    k,got = len(devices),[int(d.split(':')[-1]) for d in devices]
+    if k < n and got != list(range(h*k, (h+1)*k)): raise RuntimeError(f"host {h}'s devices are {got}, not block "
+        f"{h*k}..{(h+1)*k-1} of the mesh's {n}: a global batch would not hold the hosts' parts in host order, which "
+        "`PodCallback` assumes; please report it with the pod's type")
 
-# %% ../nbs/07_parallel.ipynb #357ccf5d
-def write_once(write, # `write(tmp_path)` writes the file (`atomic_write` renames it to `path` when it is complete)
-               path, # the file
-               host:int|None=None, # this host (default torch_xla's `process_index`)
-               barrier=None, # waits for every host (default `_pod_barrier`)
-              ) -> Path:
-    "Host 0 writes `path`; every host returns once it is written"
-    if ifnone(host, get_backend('xla').xr.process_index() if host is None else host) == 0: atomic_write(path, write)
-    ifnone(barrier, _pod_barrier)()
-    return Path(path)
+# %% ../nbs/07_parallel.ipynb #9679cb61
+def _pod_dls(dls, b):
+    "This host's part of `dls`, `bs` checked"
+    _host_block(b.host_devices, b.n_devices, b.xr.process_index())
+    for dl in dls.loaders[:2]: _check_bs(b.n_devices, dl.bs)
+    return host_dls(dls)
+
+# %% ../nbs/07_parallel.ipynb #98c6a123
+def _pod_order(n:int, hosts:int, bs:int, n_batches:int) -> torch.Tensor:
+    "The rows of items `0..n-1`, in item order"
+    rows = torch.arange(n_batches*hosts*bs).reshape(n_batches, hosts, bs)   # batch k: host 0's part, host 1's, ...
+    return rows.transpose(1, 2).reshape(-1)[:n]
+
+# %% ../nbs/07_parallel.ipynb #85ebd5ea
+class PodCallback(TPUCallback):
+    "`TPUCallback` on one host of a pod"
+    def _order(self):
+        "This phase's item rows in order, or None: all"
+        dl = self.dl
+        if getattr(dl, 'world_size', 1) == 1: raise ValueError("On a pod each host loads its part of every loader: "
+            "pass a loader of `host_dls(dls)` (07_parallel), not one of the whole set")
+        return None if dl.drop_last else _pod_order(dl.n_total, dl.world_size, dl.bs, self._n_batches)
+    def _n(self): o = self._order(); return self._n_batches*self.dl.bs*self.dl.world_size if o is None else len(o)
+
+# %% ../nbs/07_parallel.ipynb #b4b4990e
+@patch
+def _reduce(self:PodCallback, mets):
+    "Put each metric's rows in item order"
+    if (o := self._order()) is None: return
+    for m in mets:
+        if not (isinstance(m, EpochMetric) and m.preds): continue
+        i = o.to(m.preds[0].device)
+        m.preds,m.targs = [torch.cat(m.preds)[i]],[tuple(torch.cat(y)[i] for y in zip(*m.targs))]
+
+# %% ../nbs/07_parallel.ipynb #f02c1ea6
+@patch
+def _cut(self:PodCallback, t):
+    "`t`'s rows in item order, without padding"
+    o = self._order(); t = to_cpu(t); return t if o is None else t[o]
 
 # %% ../nbs/07_parallel.ipynb #c438add6
 def shard_params(learn:Learner) -> Learner: # a Learner after `to_tpu(devices=...)` (SPMD)
