@@ -64,7 +64,7 @@ def main(check=False):
     bad = []
     for f in notebooks():
         old = f.read_text()
-        new = json.dumps(stamp(json.loads(old), f.name), indent=1, ensure_ascii=False) + '\n'
+        new = json.dumps(stamp(json.loads(old), f.name), indent=1, ensure_ascii=False, sort_keys=True) + '\n'   # nbdev-clean's order
         if json.loads(new) != json.loads(old):
             bad.append(f.name)
             if not check: f.write_text(new)
