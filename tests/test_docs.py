@@ -210,7 +210,7 @@ def test_search_finds_describe(site, served):
 def test_test_cells_are_not_shown(site):
     page = _text((site/'device.html').read_text())
     cells = [c for c in json.loads((ROOT/'nbs'/'00_device.ipynb').read_text())['cells']
-             if not re.search(r'^#\|\s*hide\s*$', ''.join(c['source']), re.M)]   # as the reader sees them
+             if not re.search(r'^#\|\s*(hide|export)\s*$', ''.join(c['source']), re.M)]   # as the reader sees them
     drop, shown = set(nbdev_procs.test_cells(cells)), 0
     for i,c in enumerate(cells):
         src = ''.join(c['source'])
