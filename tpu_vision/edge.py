@@ -215,13 +215,32 @@ def _annotate_pads(gm, config):
     U.OP_TO_ANNOTATOR['max_pool2d'](gm, config)
     return gm
 
-# %% ../nbs/06a_edge.ipynb #d2180f45
+# %% ../nbs/06a_edge.ipynb #ba908eef
+_CLAMPS = ('aten.hardtanh.default', 'aten.hardtanh_.default')
+
+def _annotate_relu6(gm, config):
+    "PT2E graph `gm`, a conv's range measured after its ReLU6"
+    from torchao.quantization.pt2e.quantizer import QuantizationAnnotation
+    from litert_torch.quantize.pt2e_quantizer_utils import get_output_act_qspec
+    for n in gm.graph.nodes:
+        c = n.args[0] if str(n.target) in _CLAMPS else None
+        ok = c is not None and str(c.target) == 'aten.conv2d.default' and len(c.users) == 1
+        a = c.meta.get('quantization_annotation') if ok else None
+        if a is None or a.output_qspec is None: continue
+        a.output_qspec = None
+        n.meta['quantization_annotation'] = QuantizationAnnotation(output_qspec=get_output_act_qspec(config),
+                                                                   _annotated=True)
+    return gm
+
+# %% ../nbs/06a_edge.ipynb #63c1cb3e
 def _quantizer():
     "litert-torch's `PT2EQuantizer`, with `_annotate_pads`"
     from litert_torch.quantize.pt2e_quantizer import PT2EQuantizer, get_symmetric_quantization_config
     class _Quantizer(PT2EQuantizer):
         STATIC_OPS = [o for o in PT2EQuantizer.STATIC_OPS if o != 'cat']   # see below
-        def annotate(self, gm): return _annotate_pads(super().annotate(gm), self.global_config)
+        def annotate(self, gm):
+            c = self.global_config
+            return _annotate_pads(_annotate_relu6(super().annotate(gm), c), c)
     return _Quantizer().set_global(get_symmetric_quantization_config(is_per_channel=True, is_dynamic=False))
 
 # %% ../nbs/06a_edge.ipynb #1b911262
