@@ -925,7 +925,35 @@ def quantize_dynamic(model) -> nn.Module:
         warnings.simplefilter('ignore')
         return tq.quantize_dynamic(cpu_model(model), {nn.Linear}, dtype=torch.qint8)
 
-# %% ../nbs/06_export.ipynb #cd5f2218
+# %% ../nbs/06_export.ipynb #bef5f007
+def _same_pad(n, k, s, d):
+    "'SAME' padding (before, after) of an axis of size `n`"
+    p = max((math.ceil(n/s) - 1)*s + (k - 1)*d + 1 - n, 0)
+    return p//2, p - p//2
+
+# %% ../nbs/06_export.ipynb #714f9485
+def _padded_conv(c, hw):
+    "`Conv2dSame` `c` with fixed padding for size `hw`"
+    (t,b),(l,r) = [_same_pad(n, *a) for n,a in zip(hw, zip(c.kernel_size, c.stride, c.dilation))]
+    conv = nn.Conv2d(c.in_channels, c.out_channels, c.kernel_size, c.stride, 0, c.dilation, c.groups,
+                     c.bias is not None)
+    conv.load_state_dict(c.state_dict())
+    return nn.Sequential(nn.ZeroPad2d((l, r, t, b)), conv)
+
+# %% ../nbs/06_export.ipynb #fdca9a3b
+def _static_same(model, x):
+    "CPU copy of `model`, `Conv2dSame` fixed for `x`"
+    model,sizes = cpu_model(model),{}
+    hs = [m.register_forward_pre_hook(lambda m, a: sizes.update({m: a[0].shape[-2:]}))
+          for m in model.modules() if type(m).__name__ == 'Conv2dSame']
+    with torch.no_grad(): model(x)
+    for h in hs: h.remove()
+    for mod in list(model.modules()):
+        for k,c in list(mod.named_children()):
+            if c in sizes: setattr(mod, k, _padded_conv(c, sizes[c]))
+    return model
+
+# %% ../nbs/06_export.ipynb #0b9cec4b
 def quantize_static(model, # the float model (on any device)
                     batches, # input batches to calibrate the activation ranges on (a few training batches)
                    ) -> nn.Module:
@@ -936,7 +964,10 @@ def quantize_static(model, # the float model (on any device)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         qconfig = tq.get_default_qconfig_mapping(torch.backends.quantized.engine)
-        m = qfx.prepare_fx(cpu_model(model), qconfig, example_inputs=(batches[0],))
+        try: m = qfx.prepare_fx(_static_same(model, batches[0][:1]), qconfig, example_inputs=(batches[0],))
+        except torch.fx.proxy.TraceError as e:
+            raise ValueError(f"int8: PyTorch's FX quantization cannot trace {type(get_model(model)).__name__} ({e}); "
+                             "export it with format 'openvino' or 'tflite' and int8 instead") from None
         with torch.no_grad():
             for b in batches: m(b)
         return qfx.convert_fx(m)
