@@ -562,7 +562,7 @@ def write_once(write, # `write(tmp_path)` writes the file (`atomic_write` rename
                barrier=None, # waits for every host (default `_pod_barrier`)
               ) -> Path:
     "Host 0 writes `path`; every host returns once it is written"
-    if ifnone(host, get_backend('xla').xr.process_index() if host is None else host) == 0: atomic_write(path, write)
+    if (get_backend('xla').xr.process_index() if host is None else host) == 0: atomic_write(path, write)
     ifnone(barrier, _pod_barrier)()
     return Path(path)
 
