@@ -18,7 +18,7 @@ from fastcore.basics import patch
 from fastai.learner import Learner
 from .device import to_cpu, atomic_write
 from .export import (Predictor, manifest, cpu_model, sidecar, load_pkl, load_safe, images_batches,
-                               existing_file, parse_manifest, calib_batches, checked_predictor, write_json,
+                               existing_file, parse_manifest, calib_batches, gptq, checked_predictor, write_json,
                                example_input, writes_files)
 
 # %% auto #0
@@ -65,6 +65,30 @@ def _stable(model, man, batches) -> float:
         "noise of half a pixel level: no int8 model can agree with it on more; train it more gently (lower lr)")
     return s
 
+# %% ../nbs/06a_edge.ipynb #93f232ac
+def _fold_bn1d(model):
+    "`model` (eval) with each `BatchNorm1d` that a `Linear` follows in an `nn.Sequential` folded into that `Linear`"
+    for seq in [m for m in model.modules() if isinstance(m, nn.Sequential)]:
+        kids = list(seq.named_children())
+        for i,(k,bn) in enumerate(kids):
+            if not isinstance(bn, nn.BatchNorm1d) or not bn.track_running_stats: continue
+            nxt = next((c for _,c in kids[i+1:] if not isinstance(c, (nn.Dropout, nn.Identity))), None)
+            if not isinstance(nxt, nn.Linear): continue
+            with torch.no_grad():
+                s = (bn.weight if bn.affine else 1)/torch.sqrt(bn.running_var + bn.eps)
+                t = (bn.bias if bn.affine else 0) - bn.running_mean*s
+                if nxt.bias is None: nxt.bias = nn.Parameter(torch.zeros(nxt.out_features))
+                nxt.bias += nxt.weight @ t; nxt.weight *= s
+            setattr(seq, k, nn.Identity())
+    return model
+
+# %% ../nbs/06a_edge.ipynb #f8603fbb
+def _int8_ready(model, # the float model (on any device)
+                batches:list, # calibration batches
+               ) -> nn.Module:
+    "A CPU copy of `model` for int8: the head's `BatchNorm1d` folded, every weight rounded by `gptq` on `batches`"
+    return gptq(_fold_bn1d(cpu_model(model)), batches)
+
 # %% ../nbs/06a_edge.ipynb #252413aa
 @contextlib.contextmanager
 def _quiet():
@@ -78,10 +102,12 @@ def _quiet():
 
 # %% ../nbs/06a_edge.ipynb #f9c82d26
 def _nncf(om, batches):
-    "OpenVINO model `om` quantized to int8 by NNCF, its activation ranges measured on `batches`, biases corrected"
+    "`om` in int8 by NNCF: 8 bits everywhere, activation ranges measured on `batches`, biases corrected"
     import nncf
+    from nncf.quantization.advanced_parameters import AdvancedQuantizationParameters, OverflowFix
     ds = nncf.Dataset([b.numpy() for b in batches])
-    return nncf.quantize(om, ds, subset_size=sum(map(len, batches)), fast_bias_correction=False)
+    return nncf.quantize(om, ds, subset_size=sum(map(len, batches)), fast_bias_correction=False,
+                         advanced_parameters=AdvancedQuantizationParameters(overflow_fix=OverflowFix.DISABLE))
 
 # %% ../nbs/06a_edge.ipynb #e5ed7e0e
 def _save_ir(om, fname):
@@ -104,10 +130,13 @@ def save_openvino(model, # the model (on any device: a CPU copy is converted)
     fname,(c,h,w) = Path(fname),man['input']['shape'][1:]
     stable = _stable(model, man, batches) if batches else None
     with _quiet():
-        om = ov.convert_model(cpu_model(model), example_input=example_input(man), input=[-1, c, h, w])
+        m = _int8_ready(model, batches) if batches else cpu_model(model)
+        om = ov.convert_model(m, example_input=example_input(man), input=[-1, c, h, w])
         if batches: om = _nncf(om, batches)
     man = {**man, 'openvino': dict(precision='int8' if batches else 'float32', layout='NCHW', batch='dynamic',
                                    calibration_images=sum(map(len, batches or [])), noise_stability=stable,
+                                   weights='gptq' if batches else None,
+                                   needs='x86: VNNI or AMX (8-bit first layer)' if batches else None,
                                    version=ov.__version__)}
     om.set_rt_info(json.dumps(man), ['tpu_vision'])
     _save_ir(om, fname)
@@ -161,23 +190,6 @@ def _global_pools(model):
         for k,c in list(mod.named_children()):
             if isinstance(c, (nn.AdaptiveMaxPool2d, nn.AdaptiveAvgPool2d)) and c.output_size in (1, (1, 1)):
                 setattr(mod, k, _GlobalPool('max' if isinstance(c, nn.AdaptiveMaxPool2d) else 'avg'))
-    return model
-
-# %% ../nbs/06a_edge.ipynb #93f232ac
-def _fold_bn1d(model):
-    "`model` (eval) with each `BatchNorm1d` that a `Linear` follows in an `nn.Sequential` folded into that `Linear`"
-    for seq in [m for m in model.modules() if isinstance(m, nn.Sequential)]:
-        kids = list(seq.named_children())
-        for i,(k,bn) in enumerate(kids):
-            if not isinstance(bn, nn.BatchNorm1d) or not bn.track_running_stats: continue
-            nxt = next((c for _,c in kids[i+1:] if not isinstance(c, (nn.Dropout, nn.Identity))), None)
-            if not isinstance(nxt, nn.Linear): continue
-            with torch.no_grad():
-                s = (bn.weight if bn.affine else 1)/torch.sqrt(bn.running_var + bn.eps)
-                t = (bn.bias if bn.affine else 0) - bn.running_mean*s
-                if nxt.bias is None: nxt.bias = nn.Parameter(torch.zeros(nxt.out_features))
-                nxt.bias += nxt.weight @ t; nxt.weight *= s
-            setattr(seq, k, nn.Identity())
     return model
 
 # %% ../nbs/06a_edge.ipynb #b0008af2
@@ -299,6 +311,7 @@ def save_tflite(model, # the model (on any device: a CPU copy is converted)
     from ai_edge_litert.interpreter import Interpreter
     os.environ.setdefault('LITERT_TORCH_SHOW_PROGRESS', 'n')
     fname,m = Path(fname),_zero_pad_pools(_fold_bn1d(_global_pools(cpu_model(model))))
+    if batches: m = gptq(m, batches)
     stable = _stable(model, man, batches) if batches else None
     m = litert_torch.to_channel_last_io(m, args=[0]).eval()
     x = example_input(man, bs=1).permute(0, 2, 3, 1).contiguous()
@@ -311,7 +324,7 @@ def save_tflite(model, # the model (on any device: a CPU copy is converted)
     it = Interpreter(model_content=bytes(data))
     i,o = _io(it.get_input_details()[0]),_io(it.get_output_details()[0])
     man = {**man, 'tflite': dict(input=i, output=o, precision='int8' if batches else 'float32',
-                                 calibration_images=sum(map(len, batches or [])),
+                                 calibration_images=sum(map(len, batches or [])), weights='gptq' if batches else None,
                                  noise_stability=stable),
            'preprocess': {**man['preprocess'], 'steps': _tflite_steps(man, i)}}
     atomic_write(fname, lambda p: Path(p).write_bytes(_with_metadata(bytes(data), json.dumps(man))))

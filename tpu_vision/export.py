@@ -14,6 +14,7 @@ import importlib.metadata
 from pathlib import Path
 import numpy as np, torch, cloudpickle
 from torch import nn
+import torch.nn.functional as F
 from PIL import Image
 from fastcore.basics import patch, ifnone
 from fastcore.foundation import L
@@ -34,7 +35,7 @@ __all__ = ['MAX_SIDE', 'MAX_CLASSES', 'FORMATS', 'register_arch', 'arch_spec', '
            'sha256_record', 'record_sha256', 'export_learner', 'UntrustedPickle', 'trusted_bytes', 'load_pkl',
            'manifest', 'check_manifest', 'Predictor', 'cpu_model', 'sidecar', 'write_json', 'example_input',
            'save_safe', 'existing_file', 'parse_manifest', 'checked_predictor', 'load_safe', 'save_onnx', 'load_onnx',
-           'quantize_dynamic', 'quantize_static', 'save_int8', 'load_int8', 'images_batches', 'calib_batches',
+           'quantize_dynamic', 'gptq', 'quantize_static', 'save_int8', 'load_int8', 'images_batches', 'calib_batches',
            'export_model']
 
 # %% ../nbs/06_export.ipynb #7c87e5fd
@@ -953,18 +954,89 @@ def _static_same(model, x):
             if c in sizes: setattr(mod, k, _padded_conv(c, sizes[c]))
     return model
 
+# %% ../nbs/06_export.ipynb #c167b42a
+def _conv_cols(c, # an `nn.Conv2d` (or timm's `Conv2dSame`)
+               x, # its input, NCHW
+              ):
+    "The patches `c`'s kernel sees in `x`: (groups, positions, in_channels/groups*kh*kw)"
+    pad = c.padding
+    if type(c).__name__ == 'Conv2dSame':   # TensorFlow's 'SAME', computed from the size at every call
+        from timm.layers.padding import pad_same
+        x,pad = pad_same(x, c.kernel_size, c.stride, c.dilation),0
+    elif isinstance(pad, str) or c.padding_mode != 'zeros':
+        mode = 'constant' if c.padding_mode == 'zeros' else c.padding_mode
+        x,pad = F.pad(x, c._reversed_padding_repeated_twice, mode=mode),0
+    u = F.unfold(x, c.kernel_size, c.dilation, pad, c.stride)   # (n, in_channels*kh*kw, positions)
+    return u.view(len(u), c.groups, -1, u.shape[-1]).permute(1, 0, 3, 2).reshape(c.groups, -1, u.shape[1]//c.groups)
+
+# %% ../nbs/06_export.ipynb #998beedc
+def _gptq_rows(w, # rows of weights (out, k)
+               H, # XᵀX of the inputs they multiply (k, k)
+               damp:float=0.01, # added to H's diagonal, times its mean
+               block:int=128, # columns updated together
+              ):
+    "`w` on int8's grid (scale `max|row|/127`, integers in [-127, 127]), rounded by GPTQ"
+    w0 = w.detach().double(); w = w0.clone(); k = w.shape[1]
+    s = (w.abs().amax(1)/127).clamp(min=1e-30)
+    rows,pin = torch.arange(len(w)),w.abs().argmax(1)   # the largest weight sets the scale: never moved
+    H = H.double().clone(); dead = H.diagonal() == 0
+    H[dead, dead] = 1; H.diagonal().add_(damp*H.diagonal().mean())
+    U = torch.linalg.cholesky(torch.cholesky_inverse(torch.linalg.cholesky(H)), upper=True)
+    for a in range(0, k, block):
+        b = min(a + block, k); E = torch.zeros(len(w), b - a, dtype=w.dtype)
+        for j in range(a, b):
+            q = torch.round(w[:, j]/s).clamp(-127, 127)*s
+            E[:, j-a] = e = (w[:, j] - q)/U[j, j]
+            w[:, j] = q; w[:, j+1:b] -= e[:, None]*U[j, j+1:b]
+            keep = pin > j; w[rows[keep], pin[keep]] = w0[rows[keep], pin[keep]]
+        w[:, b:] -= E @ U[a:b, b:]
+        keep = pin >= b; w[rows[keep], pin[keep]] = w0[rows[keep], pin[keep]]
+    return w.to(w.dtype)
+
+# %% ../nbs/06_export.ipynb #7766d532
+def gptq(model:nn.Module, # a CPU model in eval mode: changed in place
+         batches:list, # calibration inputs, e.g. `calib_batches`
+         damp:float=0.01, # see `_gptq_rows`
+        ) -> nn.Module:
+    "`model` with the weights of its `nn.Conv2d` and `nn.Linear` layers on int8's per-channel grid, rounded by GPTQ"
+    Hs = {}
+    def _collect(m, a):
+        x = a[0].detach().float()
+        c = _conv_cols(m, x) if isinstance(m, nn.Conv2d) else x.reshape(1, -1, x.shape[-1])
+        Hs[m] = Hs.get(m, 0) + c.transpose(1, 2) @ c
+    hs = [m.register_forward_pre_hook(_collect) for m in model.modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
+    try:
+        with torch.no_grad():
+            for b in batches: model(b)
+    finally:
+        for h in hs: h.remove()
+    with torch.no_grad():
+        for m,H in Hs.items():
+            rows = m.weight.reshape(len(H), m.weight.shape[0]//len(H), -1)
+            m.weight.copy_(torch.stack([_gptq_rows(r, h, damp) for r,h in zip(rows, H)]).view_as(m.weight))
+    return model
+
+# %% ../nbs/06_export.ipynb #4a1980f6
+def _qconfig(tq):
+    "The engine's default `QConfigMapping`, its weights per channel on `gptq`'s grid (symmetric, [-127, 127])"
+    eng = torch.backends.quantized.engine
+    w = tq.PerChannelMinMaxObserver.with_args(dtype=torch.qint8, qscheme=torch.per_channel_symmetric,
+                                              quant_min=-127, quant_max=127)
+    return tq.get_default_qconfig_mapping(eng).set_global(tq.QConfig(activation=tq.get_default_qconfig(eng).activation,
+                                                                      weight=w))
+
 # %% ../nbs/06_export.ipynb #0b9cec4b
 def quantize_static(model, # the float model (on any device)
                     batches, # input batches to calibrate the activation ranges on (a few training batches)
                    ) -> nn.Module:
-    "A CPU copy of `model` in int8, calibrated on `batches`"
+    "A CPU copy of `model` in int8, its weights rounded by `gptq` and its activation ranges calibrated on `batches`"
     tq,qfx = _tq()
     batches = [torch.as_tensor(b).as_subclass(torch.Tensor).detach().float().cpu() for b in batches]
     if not batches: raise ValueError("quantize_static needs a few batches of inputs to calibrate on; got none")
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        qconfig = tq.get_default_qconfig_mapping(torch.backends.quantized.engine)
-        try: m = qfx.prepare_fx(_static_same(model, batches[0][:1]), qconfig, example_inputs=(batches[0],))
+        try: m = qfx.prepare_fx(gptq(_static_same(model, batches[0][:1]), batches), _qconfig(tq),
+                                example_inputs=(batches[0],))
         except torch.fx.proxy.TraceError as e:
             raise ValueError(f"int8: PyTorch's FX quantization cannot trace {type(get_model(model)).__name__} ({e}); "
                              "export it with format 'openvino' or 'tflite' and int8 instead") from None
