@@ -976,7 +976,7 @@ def _gptq_rows(w, # rows of weights (out, k)
                block:int=128, # columns updated together
               ):
     "`w` on int8's grid (scale `max|row|/127`, integers in [-127, 127]), rounded by GPTQ"
-    w0 = w.detach().double(); w = w0.clone(); k = w.shape[1]
+    dt,w0 = w.dtype,w.detach().double(); w = w0.clone(); k = w.shape[1]
     s = (w.abs().amax(1)/127).clamp(min=1e-30)
     rows,pin = torch.arange(len(w)),w.abs().argmax(1)   # the largest weight sets the scale: never moved
     H = H.double().clone(); dead = H.diagonal() == 0
@@ -991,7 +991,7 @@ def _gptq_rows(w, # rows of weights (out, k)
             keep = pin > j; w[rows[keep], pin[keep]] = w0[rows[keep], pin[keep]]
         w[:, b:] -= E @ U[a:b, b:]
         keep = pin >= b; w[rows[keep], pin[keep]] = w0[rows[keep], pin[keep]]
-    return w.to(w.dtype)
+    return w.to(dt)
 
 # %% ../nbs/06_export.ipynb #7766d532
 def gptq(model:nn.Module, # a CPU model in eval mode: changed in place
