@@ -682,7 +682,7 @@ def _export_parser(sub):
                     help='pkl (portable pickle), safe (.safetensors + JSON manifest: no pickle), onnx, int8 (PyTorch), '
                          'openvino (IR .xml + .bin), tflite (LiteRT, NHWC): the last two need their extra')
     ex.add_argument('--out', default=None, help="the file to write (default: beside MODEL, with the format's suffix)")
-    ex.add_argument('--calib', default=None, help='int8, --int8: image folder to calibrate static quantization on')
+    ex.add_argument('--calib', default=None, help='int8, --int8: image folder to calibrate on (256 of its images)')
     ex.add_argument('--int8', action='store_true', help='openvino, tflite: quantize to int8 (full-integer for tflite: '
                     'Edge TPU-ready), calibrated on --calib')
     ex.add_argument('--method', default=None, choices=['static', 'dynamic'],

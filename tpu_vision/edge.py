@@ -17,7 +17,7 @@ from torch.nn.modules.utils import _pair
 from fastcore.basics import patch
 from fastai.learner import Learner
 from .device import to_cpu, atomic_write
-from .export import (Predictor, manifest, cpu_model, sidecar, load_pkl, load_safe, images_batches,
+from .export import (Predictor, manifest, cpu_model, sidecar, load_pkl, load_safe,
                                existing_file, parse_manifest, calib_batches, gptq, checked_predictor, write_json,
                                example_input, writes_files)
 
@@ -444,4 +444,4 @@ def export_edge(model_path, # a .pkl written by `learn.export()` (trusted: `load
     need('openvino' if format == 'openvino' else 'litert', f'{format} export')
     if Path(model_path).suffix == '.pkl': l = load_pkl(model_path, trust); model,man = l.model,manifest(l)
     else: p = load_safe(model_path); model,man = p.model,p.manifest
-    return EDGE_FORMATS[format](model, man, out, None if calib is None else images_batches(man, calib))
+    return EDGE_FORMATS[format](model, man, out, None if calib is None else calib_batches(None, man, calib=calib))

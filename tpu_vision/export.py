@@ -1066,16 +1066,22 @@ def load_int8(fname) -> Predictor:
     m = torch.jit.load(str(fname), map_location='cpu', _extra_files=extra)
     return checked_predictor(m, parse_manifest(extra['tpu_vision.json'], fname, 'export_int8'), fname)
 
+# %% ../nbs/06_export.ipynb #d49c2d8d
+def _image_items(calib) -> list:
+    "The image files of folder `calib` (sorted, any depth), or the list `calib`; an error if there are none"
+    if isinstance(calib, (str, Path)):
+        items = sorted(p for p in Path(calib).rglob('*') if p.suffix.lower() in Image.registered_extensions())
+    else: items = list(calib)
+    if not items: raise ValueError(f"calib={calib!r}: no images found to calibrate on")
+    return items
+
 # %% ../nbs/06_export.ipynb #ba8366f2
 def images_batches(man:dict, # a manifest: its pre-processing is applied
                    calib, # a folder of images, or a list of image files
                    bs:int=64, # images per batch
                   ) -> list:
     "Preprocessed batches of the images in `calib`"
-    if isinstance(calib, (str, Path)):
-        items = sorted(p for p in Path(calib).rglob('*') if p.suffix.lower() in Image.registered_extensions())
-    else: items = list(calib)
-    if not items: raise ValueError(f"calib={calib!r}: no images found to calibrate on")
+    items = _image_items(calib)
     return [_preprocess(items[i:i+bs], check_manifest(man)) for i in range(0, len(items), bs)]
 
 # %% ../nbs/06_export.ipynb #c812e67e
@@ -1092,11 +1098,11 @@ def _int8(model, man, fname, method, batches):
 def calib_batches(learn, # a Learner with training data (or None with `calib`)
                   man:dict, # the model's manifest: the images are preprocessed as it says, as for prediction
                   n:int=256, # training images to calibrate on, spread evenly over `learn.dls.train_ds`
-                  calib=None, # instead, a folder or list of images
+                  calib=None, # instead, a folder or list of images: `n` of them, spread evenly too
                  ) -> list:
-    "Float32 NCHW batches to calibrate int8 on: `calib`'s images, or `n` of `learn`'s training images, always the same"
-    if calib is not None: return images_batches(man, calib)
-    items = list(getattr(getattr(getattr(learn, 'dls', None), 'train_ds', None), 'items', None) or [])
+    "Float32 NCHW batches to calibrate int8 on: `n` images spread evenly over `calib`'s or `learn`'s training set"
+    if calib is not None: items = _image_items(calib)
+    else: items = list(getattr(getattr(getattr(learn, 'dls', None), 'train_ds', None), 'items', None) or [])
     if not items: raise ValueError("int8 needs images to calibrate on: pass `calib=` a folder of training images")
     return images_batches(man, items[::max(1, len(items)//n)][:n])
 
@@ -1142,7 +1148,8 @@ def _from_safe(src, format, out, calib, method):
                          "DataLoaders and transforms; export the .pkl from the Learner itself (`learn.export()`)")
     p = load_safe(src)
     if format == 'onnx': return save_onnx(p.model, p.manifest, out)
-    return _int8(p.model, p.manifest, out, method, images_batches(p.manifest, calib) if method == 'static' else [])
+    batches = calib_batches(None, p.manifest, calib=calib) if method == 'static' else []
+    return _int8(p.model, p.manifest, out, method, batches)
 
 # %% ../nbs/06_export.ipynb #a2f4941d
 def _to_edge(src, format, out, calib, method, trust, int8):
@@ -1160,7 +1167,7 @@ def _to_edge(src, format, out, calib, method, trust, int8):
 def export_model(model_path, # a .pkl written by `learn.export()`, or a .safetensors written by `learn.export_safe()`
                  format:str, # one of `FORMATS`: 'pkl', 'safe', 'onnx', 'int8'
                  out=None, # the file to write (default: beside `model_path`, with the format's suffix)
-                 calib=None, # int8: a folder of images to calibrate static quantization on
+                 calib=None, # int8: a folder of images to calibrate on (`calib_batches`: 256 of them, spread evenly)
                  method:str|None=None, # int8: 'static' (default with `calib`) or 'dynamic' (default without)
                  trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
                  int8:bool=False, # openvino, tflite: quantize to int8, calibrated on `calib` (06a_edge)
