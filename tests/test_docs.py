@@ -35,6 +35,11 @@ def _nbdev_pin():
     assert pins, 'pyproject.toml: the dev extra does not pin nbdev (nbdev==X.Y.Z)'
     return pins[0].split('==')[1].strip()
 
+def _dev_pins(*names):
+    "The `name==version` pins of `names` in the dev extra"
+    dev = PYPROJECT['project']['optional-dependencies']['dev']
+    return [r for r in dev if re.match(r'[\w-]+\s*==', r) and r.split('==')[0].strip() in names]
+
 def test_workflow_commands_exist_in_pinned_nbdev():
     nbdev = distribution('nbdev')
     assert nbdev.version == _nbdev_pin(), f'installed nbdev {nbdev.version}, pyproject.toml pins {_nbdev_pin()}: run tools/setup.sh'
@@ -45,6 +50,9 @@ def test_workflow_commands_exist_in_pinned_nbdev():
             if not line or line.startswith('#'): continue
             argv = shlex.split(line); ran.append(argv[0])
             if argv[0].startswith('nbdev'): assert argv[0] in scripts, f'{WORKFLOW.name} runs {argv[0]}: nbdev {nbdev.version} has no such command'
+            elif argv[:4] == ['python', '-m', 'pip', 'install'] and '--index-url' in argv:   # CPU torch at [dev]'s pins
+                assert argv[argv.index('--index-url') + 1].endswith('/whl/cpu'), line
+                assert set(a for a in argv[4:] if '==' in a) == set(_dev_pins('torch', 'torchvision')), line
             elif argv[:4] == ['python', '-m', 'pip', 'install']:
                 extras = re.findall(r'\.\[(\w+)\]', line)
                 assert extras and set(extras) <= set(PYPROJECT['project']['optional-dependencies']), f'unknown extra in: {line}'
@@ -109,7 +117,7 @@ def served(site):
 
 def _chromium():
     exe = shutil.which('chromium') or shutil.which('chromium-browser') or shutil.which('google-chrome')
-    assert exe, 'Chromium is not installed: `apt-get install chromium` (tools/setup.sh does it)'
+    assert exe, 'Chromium is not installed: `apt-get install chromium` (tools/test_deps.sh does it)'
     return exe
 
 FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',

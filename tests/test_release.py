@@ -1,6 +1,6 @@
 """The release workflow does what the README promises before it publishes: build, check, install the wheel in a clean
 environment and train from it; it publishes by trusted publishing only, on a version tag."""
-import re
+import re, tomllib
 from pathlib import Path
 import yaml
 
@@ -25,3 +25,14 @@ def test_release_publishes_with_trusted_publishing():
     assert publish['permissions'] == {'id-token': 'write'} and WF['permissions'] == {'contents': 'read'}
     step = publish['steps'][-1]
     assert step['uses'] == 'pypa/gh-action-pypi-publish@release/v1' and not step.get('with', {}).get('password')
+
+def test_release_waits_for_the_tests_and_pins_torch():
+    jobs = WF['jobs']
+    assert jobs['test'] == {'uses': './.github/workflows/test.yaml'} and jobs['build']['needs'] == 'test'
+    ci = yaml.safe_load((ROOT/'.github/workflows/test.yaml').read_text())
+    assert 'workflow_call' in (ci[True] if True in ci else ci['on']), 'release.yaml calls test.yaml: it must allow workflow_call'
+    dev = tomllib.loads((ROOT/'pyproject.toml').read_text())['project']['optional-dependencies']['dev']
+    pins = {r.replace(' ', '') for r in dev if re.match(r'(torch|torchvision)\s*==', r)}
+    runs = '\n'.join(s.get('run', '') for s in jobs['build']['steps'])
+    line = next(l for l in runs.splitlines() if 'download.pytorch.org/whl/cpu' in l)
+    assert len(pins) == 2 and pins == {a for a in line.split() if '==' in a}, (pins, line)

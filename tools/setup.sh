@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up .venv with tpu-vision[dev] (torch 2.9.1, torch_xla 2.9.0, fastai 2.8.12, nbdev 3.3.26, ...) and the
-# Debian packages the tests use (Fashion-MNIST, Chromium). Idempotent: reinstalls only when pyproject.toml changed.
+# Set up .venv with tpu-vision[dev] (torch 2.9.1, torch_xla 2.9.0, fastai 2.8.12, nbdev 3.3.26, ...): all the main job
+# (tools/main.sh) needs. What only the tests need (a browser, Debian's Fashion-MNIST, actionlint) is tools/test_deps.sh's.
+# Idempotent: reinstalls only when pyproject.toml changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-}
@@ -18,15 +19,4 @@ if [ "$(cat .venv/.tpu_vision_installed 2>/dev/null)" != "$stamp" ]; then
   fi
   .venv/bin/python -c "import torch_xla, fastai, nbdev, tpu_vision" 2>/dev/null || { echo "setup: install failed" >&2; exit 1; }
   echo "$stamp" > .venv/.tpu_vision_installed
-fi
-need=()
-[ -d /usr/share/datasets/fashion-mnist ] || need+=(dataset-fashion-mnist)
-command -v chromium >/dev/null || need+=(chromium)
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup: apt-get install ${need[*]}" >&2
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
-  else
-    echo "setup: please install the Debian packages: ${need[*]} (sudo apt-get install ${need[*]})" >&2; exit 1
-  fi
 fi

@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
+bash tools/test_deps.sh
 export PATH="$PWD/.venv/bin:$PATH"
 unset PJRT_DEVICE CPU_NUM_DEVICES   # the notebooks ask for the XLA device themselves where they test it
 echo "== notebooks and library in sync?"
