@@ -12,7 +12,9 @@ import colab
 def test_notebook_is_stamped(nb):
     d = json.loads(nb.read_text())
     assert ''.join(d['cells'][0]['source']) == colab.CELL, f'{nb.name}: first cell is not the install cell (python tools/colab.py)'
-    assert colab.badge(nb.name) in ''.join(''.join(c['source']) for c in d['cells']), f'{nb.name}: no Colab badge'
+    i = next(i for i,c in enumerate(d['cells']) if c['cell_type'] == 'markdown' and ''.join(c['source']).startswith('# '))
+    assert 'colab-badge' not in ''.join(d['cells'][i]['source']), f'{nb.name}: the badge is in the title cell, which nbdev drops'
+    assert ''.join(d['cells'][i+1]['source']).startswith(colab.badge(nb.name)), f'{nb.name}: no Colab badge under the title'
     assert d['metadata'].get('accelerator') == 'TPU' and d['metadata']['colab']['gpuType'], nb.name
 
 def run_cell(monkeypatch, installed, pip_ok=lambda args: True, colab_runtime=True, calls=None):

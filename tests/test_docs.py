@@ -226,3 +226,61 @@ def test_test_cells_are_not_shown(site):
         if i in drop: assert line and ' '.join(line.split()) not in page, f'a test cell is shown: {line}'
         elif c['cell_type'] == 'code' and len(line) > 30: shown += ' '.join(line.split()) in page
     assert len(drop) >= 5 and shown >= 5, (len(drop), shown)   # the check sees cells at all: the other cells are there
+
+# --- the preview reads like docs.fast.ai: each entry once, parameters in a table, links that land, formulas, llms.txt
+
+def _entries(page):
+    "Names of the API entries (`show_doc` headings: the name as plain text, its signature right under it) on `page`"
+    return re.findall(r'<h3 id="[^"]+">([\w.]+)<a class="anchor-link"[^>]*>[^<]*</a></h3><div class="highlight">', page)
+
+def test_each_api_entry_once(site):
+    for name in PAGES:
+        es = _entries((site/name).read_text())
+        dup = sorted({e for e in es if es.count(e) > 1})
+        assert not dup, f'{name}: shown twice: {dup}'
+    assert 'Learner.to_tpu' in _entries((site/'learner.html').read_text())
+
+def test_parameters_as_a_table(site):
+    page = (site/'learner.html').read_text()
+    entry = page[page.index('<h3 id="learnerto_tpu">'):]
+    entry = entry[:entry.index('<h3', 10)]
+    sig = _text(entry[:entry.index('</pre>')])
+    assert '#' not in sig and re.search(r'precision\s*=', sig), f'parameters are still comments in the signature: {sig[:200]}'
+    table = entry[entry.index('<table'):entry.index('</table>')]
+    assert all(h in table for h in ('Type', 'Default', 'Details')), table[:300]
+    row = next(r for r in re.findall(r'<tr>(.*?)</tr>', table, re.S) if '>precision<' in r)
+    assert "'auto'" in html.unescape(row) and 'bf16' in row, row
+
+def test_links_land_on_documented_names(site):
+    ids = {p.name: set(re.findall(r' id="([^"]+)"', p.read_text())) for p in site.glob('*.html')}
+    bad = []
+    for p in site.glob('*.html'):
+        page = p.read_text()
+        bad += [f'{p.name}: {t}' for t in re.findall(r'<a href="[a-z_0-9]+\.html[^"]*"[^>]*><code>(_[^<]*)</code>', page)]
+        bad += [f'{p.name} -> {f}#{a}' for f,a in re.findall(r'href="([a-z_0-9]+\.html)#([^"]+)"', page) if a not in ids.get(f, ())]
+    assert not bad, f'{len(bad)} links to undocumented names, e.g. {sorted(set(bad))[:8]}'
+
+def test_formulas_rendered(site, served):
+    assert (site/'assets'/'mathjax'/'MathJax.js').is_file()
+    js = "(() => { const n = document.querySelectorAll('.MathJax_CHTML, .MathJax, mjx-container').length; " \
+         "return n + ' ' + document.body.innerText.includes('$$'); })()"
+    got = browser_eval(served + 'distill.html', js, lambda v: bool(v) and not v.startswith('0 '))
+    n, raw = got.split()
+    assert int(n) >= 5 and raw == 'false', f'{n} formulas rendered, raw $$ in the text: {raw}'
+
+def test_llms_txt_published(site):
+    q = yaml.safe_load((ROOT/'nbs'/'_quarto.yml').read_text())
+    import fnmatch
+    assert any(fnmatch.fnmatch('llms.txt', g) for g in q['project'].get('resources', [])), 'Quarto does not publish llms.txt'
+    assert q['format']['html'].get('keep-md'), 'the .html.md pages llms.txt links to come from keep-md'
+    txt = (site/'llms.txt').read_text()
+    links = re.findall(r'\]\((https://tpu-vision\.github\.io/tpu_vision/[^)\s]+)\)', txt)
+    assert len(links) >= 10 and all((site/u.rsplit('/', 1)[1]).is_file() for u in links), links
+    assert '### Learner.to_tpu' in (site/'learner.html.md').read_text()
+
+def test_colab_badge_on_every_page(site):
+    for name in PAGES:
+        page = (site/name).read_text()
+        nb = 'index.ipynb' if name == 'index.html' else next(p.name for p in (ROOT/'nbs').glob('*.ipynb')
+                                                            if re.sub(r'^\d+[a-z]?_', '', p.stem) + '.html' == name)
+        assert f'colab.research.google.com/github/tpu-vision/tpu_vision/blob/main/nbs/{nb}' in page and 'colab-badge.svg' in page, name

@@ -85,10 +85,33 @@ def _stage(nb):
                 if not c['source'] and not c.get('outputs'): continue
         if c['cell_type'] == 'markdown':
             md = '\n'.join(l for l in ''.join(c['source']).splitlines() if not l.startswith('#|'))   # `#| export`
-            c['source'] = _code_in_headings(_localize(md))
+            c['source'] = _table_pipes(_code_in_headings(_localize(md)))
         c.pop('id', None); cells.append(c)
     d['cells'], d['nbformat_minor'] = cells, 4   # nbformat 4.4: cells without ids are valid
     return d, (fm or {}).get('output-file', nb.stem + '.html')
+
+def _table_pipes(md):
+    "`\\|` in a code span of a table row as `|`: pandoc (Quarto) and GitHub read it so; Python-Markdown shows the backslash"
+    fix = lambda row: re.sub(r'`[^`]*`', lambda m: m.group(0).replace('\\|', '|'), row)
+    return '\n'.join(fix(l) if l.lstrip().startswith('|') else l for l in md.split('\n'))
+
+def _page_md(d):
+    "A staged notebook as the Markdown page llms.txt links to (`page.html.md`, as Quarto's `keep-md` writes)"
+    out = []
+    for c in d['cells']:
+        src = ''.join(c['source'])
+        if c['cell_type'] == 'markdown': out.append(src); continue
+        if 'remove_input' not in c.get('metadata', {}).get('tags', []) and src.strip(): out.append(f'```python\n{src}\n```')
+        texts = [t for t in map(_out_text, c.get('outputs', [])) if t]
+        if texts: out.append('```\n' + ''.join(texts).rstrip() + '\n```')
+    return '\n\n'.join(out) + '\n'
+
+def _mathjax(site_dir):
+    "MathJax 2 (PyPI's jupyter-server-mathjax, the notebook server's copy) into the preview: formulas render offline"
+    import importlib.util
+    spec = importlib.util.find_spec('jupyter_server_mathjax')
+    if spec is None: sys.exit("tools/build_docs.py site: MathJax is missing; install the dev extra: pip install -e '.[dev]'")
+    shutil.copytree(Path(spec.origin).parent/'static', Path(site_dir)/'assets'/'mathjax', dirs_exist_ok=True)
 
 def _frontmatter(src):
     "The YAML front matter nbdev puts in a processed notebook's first cell, or None"
@@ -109,17 +132,21 @@ def site(out=None):
     cache = proc_nbs(NBS, n_workers=0)
     src = ROOT/'_proc_site'
     shutil.rmtree(src, ignore_errors=True); (src/'docs').mkdir(parents=True)
-    nav = []
+    nav, mds = [], {}
     for nb in sorted(cache.glob('*.ipynb'), key=lambda p: (p.stem != 'index', p.stem)):
         d, page = _stage(nb)
         (src/'docs'/page).with_suffix('.ipynb').write_text(json.dumps(d))
         nav.append(Path(page).with_suffix('.ipynb').name)
+        mds[page + '.md'] = _page_md(d)
     tmp = out.with_name(out.name + '.partial')   # `out` is replaced only by a whole site
     cfg = dict(INHERIT=str(ROOT/'tools'/'mkdocs.yml'), docs_dir='docs', site_dir=str(tmp), nav=nav)
     (src/'mkdocs.yml').write_text(yaml.safe_dump(cfg))
     subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '-q', '-f', str(src/'mkdocs.yml')], check=True,
                    env={**os.environ, 'NO_MKDOCS_2_WARNING': '1'})
     for page in tmp.glob('*.html'): page.write_text(_unique_ids(page.read_text()))
+    for name, md in mds.items(): (tmp/name).write_text(md)   # what llms.txt links to, as the published site has it
+    shutil.copy(NBS/'llms.txt', tmp/'llms.txt')
+    _mathjax(tmp)
     shutil.rmtree(out, ignore_errors=True); tmp.rename(out)
     return out
 

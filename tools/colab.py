@@ -42,19 +42,22 @@ def _src(c): return ''.join(c['source'])
 def _is_install(c): return c['cell_type'] == 'code' and _src(c).startswith('#| hide\n# ') and 'google.colab' in _src(c)
 
 def stamp(nb, name):
-    "`nb` with the install cell first, the badge under its title and Colab's TPU metadata"
+    "`nb` with the install cell first, the badge in its own cell under the title (nbdev drops the title cell) and TPU metadata"
     cells = nb['cells']
     cell = {'cell_type': 'code', 'execution_count': None, 'metadata': {}, 'outputs': [],
             'source': CELL.splitlines(keepends=True)}
     if cells and _is_install(cells[0]): cell = {**cells[0], 'source': cell['source']}; cells[0] = cell
     else: cells.insert(0, cell)
-    if not any('colab-badge.svg' in _src(c) for c in cells):
-        title = next(c for c in cells if c['cell_type'] == 'markdown' and re.match(r'#\s', _src(c)))
-        src = _src(title)
-        m = re.match(r'(#[^\n]*\n(?:\n>[^\n]*\n?)?)', src)
-        head, rest = src[:m.end()], src[m.end():]
-        title['source'] = (head.rstrip('\n') + '\n\n' + badge(name) + ('\n\n' + rest.lstrip('\n') if rest.strip() else '')
-                          ).splitlines(keepends=True)
+    i = next(i for i,c in enumerate(cells) if c['cell_type'] == 'markdown' and re.match(r'#\s', _src(c)))
+    src = _src(cells[i])
+    m = re.match(r'(#[^\n]*\n(?:\n>[^\n]*\n?)?)', src + '\n')
+    head, rest = src[:m.end()].rstrip('\n'), src[m.end():].strip('\n')   # nbdev makes the title cell the front matter
+    if rest or 'colab-badge.svg' in src: cells[i]['source'] = head.splitlines(keepends=True)
+    nxt = cells[i+1] if i + 1 < len(cells) else None
+    if not (nxt and nxt['cell_type'] == 'markdown' and _src(nxt).startswith(badge(name))):
+        rest = re.sub(r'\[!\[Open In Colab\]\([^)]*\)\]\([^)]*\)\s*', '', rest).strip('\n')
+        cells.insert(i + 1, {'cell_type': 'markdown', 'metadata': {},
+                             'source': (badge(name) + ('\n\n' + rest if rest else '')).splitlines(keepends=True)})
     nb['metadata'].update(META)
     return nb
 
