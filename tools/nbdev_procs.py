@@ -87,7 +87,7 @@ def sig_table(md:str) -> str:
     if not ps or not any(p[3] for p in ps): return md
     head, ret = m.group(1), (m.group(3) or '').replace('->', ' -> ')
     args = ', '.join(n + (f'={d}' if d else '') for n,_,d,_ in ps)
-    sig = '\n'.join(textwrap.wrap(f'{head}({args}){ret}', 100, subsequent_indent=' '*4, break_on_hyphens=False))
+    sig = '\n'.join(textwrap.wrap(f'{head}({args}){ret}', 76, subsequent_indent=' '*4, break_on_hyphens=False))
     rows = ['|    | **Type** | **Default** | **Details** |', '| -- | -------- | ----------- | ----------- |']
     rows += [f"| {_cell(n)} | {_cell(a)} | {_cell(d)} | {_cell(t)} |" for n,a,d,t in ps]
     return md[:m.start()] + f'```python\n{sig}\n```\n\n' + '\n'.join(rows) + '\n' + md[m.end():]
