@@ -16,11 +16,12 @@ from fastcore.basics import store_attr, ifnone, patch
 from fastcore.xtras import modified_env
 
 # %% auto #0
-__all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'tpu_chips', 'is_installed', 'find_backend',
-           'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write', 'threaded_prefetch', 'Backend',
-           'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of', 'XLABackend', 'TorchTPUBackend',
-           'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'write_once', 'counters',
-           'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe']
+__all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'TORCHTPU_TORCH', 'tpu_chips', 'is_installed',
+           'find_backend', 'tpu_runtime', 'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write',
+           'threaded_prefetch', 'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of',
+           'XLABackend', 'TorchTPUBackend', 'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend',
+           'write_once', 'counters', 'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache',
+           'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -78,6 +79,19 @@ def _version(pkg):
 
 def _minor(v): return tuple(int(x) for x in v.split('+')[0].split('.')[:2]) if v else None
 
+# %% ../nbs/00_device.ipynb #ee9dc25d
+TORCHTPU_TORCH = ((2, 11), (2, 15))   # the torch releases torch_tpu 0.2 is built for (its wheel's Requires-Dist)
+_TTPU = "TorchTPU (`pip install 'tpu-vision[torchtpu]'`)"
+_XLA = "torch_xla 2.9 (`pip install 'tpu-vision[xla]'`)"
+
+# %% ../nbs/00_device.ipynb #62cf309e
+def tpu_runtime(torch_version:str|None=None) -> str:
+    "The TPU runtime for torch `torch_version`, and how to install it"
+    v,(lo,hi) = _minor(torch_version or torch.__version__),TORCHTPU_TORCH
+    if lo <= v <= hi: return _TTPU
+    if v == (2, 9): return _XLA
+    return f"{_TTPU}, which installs torch 2.11 to 2.15, or {_XLA}, which installs torch 2.9"
+
 # %% ../nbs/00_device.ipynb #1850d3bb
 def _tpu_holders():
     "PIDs of other processes that hold a TPU device file open"   # /dev/accel*, /dev/vfio/*
@@ -88,7 +102,7 @@ def _tpu_holders():
         if tgt.startswith(('/dev/accel', '/dev/vfio/')) and fd.parts[2] != str(os.getpid()): pids.add(int(fd.parts[2]))
     return sorted(pids)
 
-# %% ../nbs/00_device.ipynb #512308eb
+# %% ../nbs/00_device.ipynb #19084ee5
 def diagnose(env=None, # environment to read `PJRT_DEVICE` from (default `os.environ`)
              pci_root=None, # where to look for TPU chips (default `PCI_ROOT`)
              installed=None, # `installed(pkg)->bool` (default: `importlib.util.find_spec`)
@@ -102,14 +116,15 @@ def diagnose(env=None, # environment to read `PJRT_DEVICE` from (default `os.env
         "Runtime > Change runtime type > TPU; on Google Cloud create a TPU VM (`gcloud compute tpus tpu-vm create`), "
         "not a CPU VM.")
     torch_v, xla_v = versions('torch'), versions('torch_xla')
+    ttpu_ok = _minor(torch_v) and TORCHTPU_TORCH[0] <= _minor(torch_v) <= TORCHTPU_TORCH[1]
     if installed('torch_tpu'):
-        if _minor(torch_v) and _minor(torch_v) < (2,11): out.append(f"torch_tpu is installed but torch is {torch_v}; "
-            "TorchTPU needs torch 2.11 or newer: `pip install -U 'torch>=2.11'`.")
+        if _minor(torch_v) and not ttpu_ok: out.append(f"torch_tpu is installed but torch is {torch_v}: TorchTPU "
+            f"needs torch 2.11 to 2.15. A TPU VM with torch {torch_v} should use {tpu_runtime(torch_v)}.")
     elif not installed('torch_xla'): out.append("Neither torch_xla nor torch_tpu is installed. "
-        "Install torch_xla with its TPU runtime: `pip install 'tpu-vision[xla]'`.")
+        f"A TPU VM with torch {torch_v} should use {tpu_runtime(torch_v)}.")
     elif _minor(xla_v) != _minor(torch_v): out.append(f"torch_xla {xla_v} is built for torch "
         f"{'.'.join(map(str, _minor(xla_v)))} but torch is {torch_v}: `pip install 'tpu-vision[xla]'` installs a "
-        "matching pair.")
+        "matching pair" + (f"; or keep torch {torch_v} with {_TTPU}." if ttpu_ok else "."))
     pj = env.get('PJRT_DEVICE')
     if installed('torch_xla') and pj and pj.upper() != 'TPU':
         known = pj.upper() in ('CPU','CUDA','GPU','NEURON')
@@ -358,39 +373,132 @@ class XLABackend(Backend):
         try: return self.xm.get_memory_info(self.device)['bytes_limit']
         except Exception: return None
 
-# %% ../nbs/00_device.ipynb #5141ba54
+# %% ../nbs/00_device.ipynb #4f5d1e95
+def _ttpu_unusable(installed=None, # `installed(pkg)->bool` (default: `importlib.util.find_spec`)
+                   torch_version:str|None=None, # default: this torch's
+                  ) -> str|None:
+    "Why torch_tpu cannot serve here (found without importing it)"
+    installed,tv = ifnone(installed, is_installed),torch_version or torch.__version__
+    fix = f"a TPU VM with torch {tv} should use {tpu_runtime(tv)}"
+    if not installed('torch_tpu'): return f"torch_tpu is not installed; {fix}"
+    if not TORCHTPU_TORCH[0] <= _minor(tv) <= TORCHTPU_TORCH[1]:
+        return f"torch_tpu is installed but needs torch 2.11 to 2.15, and torch is {tv}; {fix}"
+
+# %% ../nbs/00_device.ipynb #1f7e6285
+def _ttpu_no_device(acc, # `torch.accelerator.current_accelerator()`
+                    n:int, # `torch.accelerator.device_count()`
+                   ) -> str|None:
+    "Why torch_tpu, imported, gave no `tpu` device"
+    if acc is not None and acc.type == 'tpu' and n > 0: return None
+    chips,got = tpu_chips(),f"(torch.accelerator: {getattr(acc, 'type', None)}, {n} devices)"
+    if chips: return f"torch_tpu made no `tpu` device {got} with {len(chips)} TPU chip(s) here; diagnose() says why"
+    return f"torch_tpu made no `tpu` device {got}: no TPU chip on this machine; run on a TPU VM or Colab TPU runtime"
+
+# %% ../nbs/00_device.ipynb #9ccb3d76
+def _import_torch_tpu():
+    "torch_tpu, imported, with a `tpu` device; else `NoTPUError`"
+    if why := _ttpu_unusable(): raise NoTPUError(f"device='tpu': {why}")
+    try: import torch_tpu
+    except Exception as e:
+        msg = (str(e).splitlines() or [''])[0]
+        raise NoTPUError(f"device='tpu': import torch_tpu failed: {type(e).__name__}: {msg}") from None
+    if why := _ttpu_no_device(torch.accelerator.current_accelerator(), torch.accelerator.device_count()):
+        raise NoTPUError(f"device='tpu': {why}")
+    return torch_tpu
+
+# %% ../nbs/00_device.ipynb #edddb3b0
+@contextlib.contextmanager
+def _tt_quiet():
+    "Hide torch_tpu's 'experimental API' warnings"
+    with warnings.catch_warnings():
+        warnings.filterwarnings('ignore', message='<TorchTpu/ApiStage/'); yield
+
+# %% ../nbs/00_device.ipynb #6b0564fc
 class TorchTPUBackend(Backend):
-    "TorchTPU: a native eager `tpu` device; bf16 autocast"
-    name,fast_dtype,autocast_type = 'tpu',torch.bfloat16,'tpu'
-    native_ops = frozenset()
+    "TorchTPU: a native `tpu` device, eager ops deferred and fused; bf16"
+    name,fast_dtype,autocast_type,native_ops = 'tpu',torch.bfloat16,'tpu',frozenset()
+    eager,dist_backend = 'DEFER_AND_FUSE','tpu'   # a `torch.tpu.EagerMode` name; torch.distributed's backend
     def __init__(self, device=None):
-        try: import torch_tpu
-        except Exception as e:
-            why = '\n- '.join(diagnose())
-            raise NoTPUError(f"torch_tpu could not be imported ({type(e).__name__}: {e}).\n- {why}") from None
-        super().__init__(device or 'tpu')
-    @property
-    def kind(self): return (tpu_chips() or ['TPU'])[0]
-    @property
-    def device_count(self): return torch.accelerator.device_count()
-    def wait(self): torch.accelerator.synchronize()
-    @property
-    def auto_precision(self): return 'bf16'
+        self.torch_tpu = _import_torch_tpu()
+        super().__init__(device or 'tpu'); self.set_eager_mode(self.eager)
+
+# %% ../nbs/00_device.ipynb #fce3d845
+@patch
+def set_eager_mode(self:TorchTPUBackend, mode:str): # a `torch.tpu.EagerMode` name, e.g. 'DEFER_NEVER'
+    "Run eager TPU ops in `mode` from now on, in this process"
+    with _tt_quiet():
+        names = [n for n in torch.tpu.EagerMode.__members__ if not n.startswith('_')]
+        if mode not in names: raise ValueError(f"eager mode {mode!r}: use one of {', '.join(names)}")
+        torch.tpu.eager_mode = torch.tpu.EagerMode[mode]
+
+# %% ../nbs/00_device.ipynb #03c5c37e
+@patch(as_prop=True)
+def kind(self:TorchTPUBackend) -> str:
+    "The chip, e.g. 'TPU v6 lite'"
+    with _tt_quiet(): return torch.tpu.get_device_name(self.device)
+
+# %% ../nbs/00_device.ipynb #ac0b2a44
+@patch(as_prop=True)
+def device_count(self:TorchTPUBackend) -> int: "TPU devices this process sees"; return torch.accelerator.device_count()
+
+# %% ../nbs/00_device.ipynb #6cadfe12
+@patch
+def wait(self:TorchTPUBackend): "Block until the TPU ran all queued work"; torch.accelerator.synchronize(self.device)
+
+# %% ../nbs/00_device.ipynb #1b940d91
+@patch
+def memory(self:TorchTPUBackend) -> int|None:
+    "HBM of one chip in bytes; None where torch_tpu cannot tell"
+    with _tt_quiet(), contextlib.suppress(RuntimeError):
+        return torch.tpu.get_device_properties(self.device).total_memory
+    with contextlib.suppress(Exception): return torch.accelerator.get_memory_info(self.device)[1]   # (free, total)
+
+# %% ../nbs/00_device.ipynb #72ab671b
+@patch(as_prop=True)
+def auto_precision(self:TorchTPUBackend) -> str: "A TPU computes bf16 at full speed"; return 'bf16'
+
+# %% ../nbs/00_device.ipynb #e7b865f7
+@patch
+def set_rng(self:TorchTPUBackend, seed:int):
+    "Seed every TPU device's random number generator"
+    with _tt_quiet(): torch.tpu.manual_seed_all(seed)
+
+# %% ../nbs/00_device.ipynb #49335911
+@patch(cls_method=True)
+def use_compile_cache(cls:TorchTPUBackend, root) -> Path: # folder of caches: one subfolder per build
+    "Keep torch.compile's TPU graphs under `root`, for later processes"
+    if p := os.environ.get('TORCHINDUCTOR_CACHE_DIR'): return Path(p)
+    path = Path(root)/compile_cache_key({p: _version(p) for p in ('torch', 'torch_tpu', 'libtpu')})
+    path.mkdir(parents=True, exist_ok=True)
+    os.environ['TORCHINDUCTOR_CACHE_DIR'] = str(path); return path
+
+# %% ../nbs/00_device.ipynb #1e9fccbf
+@patch(cls_method=True)
+def launch_env(cls:TorchTPUBackend, n:int|None=None): # worker processes on this host (default: one per chip)
+    "Set what TorchTPU's workers need, before they are started"
+    if why := _ttpu_unusable(): raise NoTPUError(f"device='tpu': {why}")
+    import torch_tpu
+    with _tt_quiet(): torch.tpu.distributed.set_tpu_launch_env(nproc_per_node=n)
+
+# %% ../nbs/00_device.ipynb #63f57964
+@patch
+def init_distributed(self:TorchTPUBackend) -> bool:
+    "Join the job's process group on the `tpu` backend; did it start one?"
+    dist = torch.distributed
+    if int(os.environ.get('WORLD_SIZE', '1')) < 2 or dist.is_initialized(): return False
+    dist.init_process_group(self.dist_backend); return True
 
 # %% ../nbs/00_device.ipynb #9875e7e5
 _BACKENDS = {'cpu':CPUBackend, 'cuda':CUDABackend, 'mps':MPSBackend, 'xla':XLABackend, 'tpu':TorchTPUBackend}
 _cache = {}   # one backend per name per process
 
-# %% ../nbs/00_device.ipynb #2ab0490e
+# %% ../nbs/00_device.ipynb #782b5a27
 def get_backend(device=None, # 'auto'/None, one of `BACKENDS`, a `torch.device`, or a `Backend`
                ) -> Backend:
     "The `Backend` for `device`, created once per process"
     if isinstance(device, Backend): return device
     name = find_backend(device)
-    if name == 'tpu' and not is_installed('torch_tpu'):
-        if not is_installed('torch_xla') or not tpu_chips():
-            raise NoTPUError('A TPU was asked for, but:\n- ' + '\n- '.join(diagnose()))
-        name = 'xla'
+    if name == 'tpu' and _ttpu_unusable() and is_installed('torch_xla') and tpu_chips(): name = 'xla'   # its runtime
     if name not in _cache: _cache[name] = _BACKENDS[name]()
     return _cache[name]
 
