@@ -463,15 +463,6 @@ def set_rng(self:TorchTPUBackend, seed:int):
     "Seed every TPU device's random number generator"
     with _tt_quiet(): torch.tpu.manual_seed_all(seed)
 
-# %% ../nbs/00_device.ipynb #49335911
-@patch(cls_method=True)
-def use_compile_cache(cls:TorchTPUBackend, root) -> Path: # folder of caches: one subfolder per build
-    "Keep torch.compile's TPU graphs under `root`, for later processes"
-    if p := os.environ.get('TORCHINDUCTOR_CACHE_DIR'): return Path(p)
-    path = Path(root)/compile_cache_key({p: _version(p) for p in ('torch', 'torch_tpu', 'libtpu')})
-    path.mkdir(parents=True, exist_ok=True)
-    os.environ['TORCHINDUCTOR_CACHE_DIR'] = str(path); return path
-
 # %% ../nbs/00_device.ipynb #1e9fccbf
 @patch(cls_method=True)
 def launch_env(cls:TorchTPUBackend, n:int|None=None): # worker processes on this host (default: one per chip)
@@ -784,6 +775,15 @@ def use_compile_cache(cls:XLABackend, root, # folder of caches: one subfolder pe
     trim_cache(path, int(max_gb*2**30))
     os.environ.update(XLA_PERSISTENT_CACHE_PATH=str(path), XLA_PERSISTENT_CACHE_READ_ONLY='0')
     return path
+
+# %% ../nbs/00_device.ipynb #49335911
+@patch(cls_method=True)
+def use_compile_cache(cls:TorchTPUBackend, root) -> Path: # folder of caches: one subfolder per build
+    "Keep torch.compile's TPU graphs under `root`, for later processes"
+    if p := os.environ.get('TORCHINDUCTOR_CACHE_DIR'): return Path(p)
+    path = Path(root)/compile_cache_key({p: _version(p) for p in ('torch', 'torch_tpu', 'libtpu')})
+    path.mkdir(parents=True, exist_ok=True)
+    os.environ['TORCHINDUCTOR_CACHE_DIR'] = str(path); return path
 
 # %% ../nbs/00_device.ipynb #e1a7b5a8
 def compile_cache_info() -> dict|None:
