@@ -810,7 +810,7 @@ def _cache_line():
     if i is None: return 'off'
     return f"{i['path']} ({i['files']} files, {i['bytes']/2**20:.1f} MiB; {i['hits']} hits, {i['misses']} misses)"
 
-# %% ../nbs/00_device.ipynb #e334e353
+# %% ../nbs/00_device.ipynb #5ed10fc0
 def report(device=None) -> dict:
     "Facts about `device`'s backend and the software around it"
     b = get_backend(device)
@@ -819,7 +819,7 @@ def report(device=None) -> dict:
                 python=platform.python_version(), torch=torch.__version__, torch_xla=_version('torch_xla'),
                 torch_tpu=_version('torch_tpu'), fastai=_version('fastai'), tpu_vision=_version('tpu-vision'),
                 host_ram=_gib(host), device_memory=_gib(b.memory()), tpu_chips_on_pci=len(tpu_chips()),
-                compile_cache=_cache_line())
+                compile_cache=_cache_line(), tpu_runtime=tpu_runtime())   # what a TPU VM with this torch should use
 
 # %% ../nbs/00_device.ipynb #25da03bd
 def describe(device=None):
