@@ -33,9 +33,11 @@ def _cells(text):
 
 def py2nb(py_path, nb_path):
     import hashlib
-    old, ids = {}, {}
+    old, ids, meta = {}, {}, dict(kernelspec=dict(display_name='python3', language='python', name='python3'))
     if Path(nb_path).exists():
-        for c in json.loads(Path(nb_path).read_text())['cells']:
+        prev = json.loads(Path(nb_path).read_text())
+        meta = prev.get('metadata') or meta   # the notebook's own metadata (Colab's TPU runtime: tools/colab.py) stays
+        for c in prev['cells']:
             src = ''.join(c['source'])
             if 'id' in c: ids.setdefault(src, c['id'])
             if c['cell_type'] == 'code': old[src] = c.get('outputs', [])
@@ -47,8 +49,7 @@ def py2nb(py_path, nb_path):
         used.add(cid)
         if t == 'markdown': cells.append(dict(cell_type='markdown', id=cid, metadata={}, source=lines))
         else: cells.append(dict(cell_type='code', execution_count=None, id=cid, metadata={}, outputs=old.get(src, []), source=lines))
-    nb = dict(cells=cells, metadata=dict(kernelspec=dict(display_name='python3', language='python', name='python3')),
-              nbformat=4, nbformat_minor=5)
+    nb = dict(cells=cells, metadata=meta, nbformat=4, nbformat_minor=5)
     Path(nb_path).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
 
 if __name__ == '__main__':
