@@ -308,7 +308,7 @@ def _import_xla():
         why = '\n- '.join(diagnose(env={'PJRT_DEVICE': os.environ.get('PJRT_DEVICE','TPU')})) or str(e)
         raise NoTPUError(f"torch_xla could not be imported ({type(e).__name__}: {e}).\n- {why}") from None
 
-# %% ../nbs/00_device.ipynb #4a645c43
+# %% ../nbs/00_device.ipynb #4879c4b8
 def pjrt_problem(env=None, # environment to read `PJRT_DEVICE` from (default `os.environ`)
                  e:Exception|None=None, # what starting torch_xla's device raised, if that was tried
                  pci_root=None, # where to look for TPU chips (default `PCI_ROOT`)
@@ -323,6 +323,7 @@ def pjrt_problem(env=None, # environment to read `PJRT_DEVICE` from (default `os
     else:
         msg = (str(e).strip().splitlines() or [''])[0].split('. ')[0][:200]   # its first sentence
         why = f"torch_xla can't start that device ({type(e).__name__}: {msg})."
+        if k == 'TPU' and (d := diagnose(env, pci_root)): return f"PJRT_DEVICE={pj}: {why} {' '.join(d)}"  # TPU held...
     return f"PJRT_DEVICE={pj}: {why} Or {fix}."
 
 # %% ../nbs/00_device.ipynb #074bebb9
