@@ -27,22 +27,32 @@ def _user_error(e) -> bool:
     dev = sys.modules.get('tpu_vision.device')  # imported only when a command needed it: never import it here
     return isinstance(e, (ValueError, FileNotFoundError)) or (dev is not None and isinstance(e, dev.NoTPUError))
 
-# %% ../nbs/10_cli.ipynb #8872a8a4
+# %% ../nbs/10_cli.ipynb #a7cc49e2
+def _line(e) -> str:
+    "`e`'s message on one line"
+    return ' '.join(l.strip() for l in str(e).splitlines())
+
+# %% ../nbs/10_cli.ipynb #44008c08
+_MAX_SIZE = 1024   # 06_export's `MAX_SIDE`, without importing it (torch)
+
+# %% ../nbs/10_cli.ipynb #1c2f2526
 def _check_numbers(epochs, bs, size, lr):
     "A `UsageError` for the first number out of range"
     if epochs < 1: raise UsageError(f"--epochs {epochs}: train at least 1 epoch")
     if bs < 2: raise UsageError(f"--bs {bs}: a batch needs at least 2 images (batch norm), e.g. --bs 64")
     if size < 8: raise UsageError(f"--size {size}: images need a side of at least 8 pixels, e.g. --size 64")
+    if size > _MAX_SIZE: raise UsageError(f"--size {size}: at most {_MAX_SIZE} pixels, the largest side an exported "
+                                          f"model takes (MAX_SIDE), e.g. --size 224")
     if lr is not None and not (math.isfinite(lr) and lr > 0):
         raise UsageError(f"--lr {lr}: the learning rate must be a positive number, e.g. --lr 3e-3 (or leave it out)")
 
-# %% ../nbs/10_cli.ipynb #2f0f9f7d
+# %% ../nbs/10_cli.ipynb #51defb9b
 def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
                  flag:str='--device', # the argument to name in the error
                 ) -> str:
     "The backend name for `device`, if this machine has it"
     import torch
-    from tpu_vision.device import find_backend, diagnose, tpu_chips, is_installed
+    from tpu_vision.device import find_backend, diagnose, tpu_chips, is_installed, pjrt_problem
     what = f'{flag} {device}'
     try: name = find_backend(device)
     except ValueError: raise UsageError(f"{what}: unknown device; use auto, tpu, xla, cuda, mps or cpu") from None
@@ -52,6 +62,7 @@ def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla'
         raise UsageError(f"{what}: no Apple GPU (MPS) is usable here; use --device auto or cpu")
     if name == 'xla' and not is_installed('torch_xla'):
         raise UsageError(f"{what}: torch_xla is not installed; `pip install 'tpu-vision[xla]'`, or use --device auto")
+    if name == 'xla' and (why := pjrt_problem()): raise UsageError(why)   # PJRT_DEVICE=TPU without a TPU...
     if name == 'tpu' and not is_installed('torch_tpu') and not (is_installed('torch_xla') and tpu_chips()):
         raise UsageError(f"{what}: no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)")
     return name
@@ -62,7 +73,12 @@ def _ddp(device) -> bool:
     from tpu_vision.device import find_backend
     return device == 'cpu' or find_backend(None if device == 'auto' else device) == 'cuda'
 
-# %% ../nbs/10_cli.ipynb #f3c0ad68
+# %% ../nbs/10_cli.ipynb #492a408b
+def _cpus() -> int:
+    "The CPU cores this process may run on"
+    return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
+
+# %% ../nbs/10_cli.ipynb #df4a741c
 def _ddp_count(devices, device, bs) -> int:
     "The number of DDP processes `--devices` asks for, checked"
     import torch
@@ -72,6 +88,8 @@ def _ddp_count(devices, device, bs) -> int:
                                         (" or 'all'" if gpus else " (--device cpu)")) from None
     if n < 1 or (gpus and n > gpus): raise UsageError(f"--devices {devices}: use 1 to {gpus} (the CUDA GPUs here)"
                                                       if gpus else f"--devices {devices}: use at least 1 process")
+    if not gpus and n > (cpus := _cpus()):
+        raise UsageError(f"--devices {devices}: use 1 to {cpus} processes (the CPU cores this process may use)")
     if bs % n: raise UsageError(f"--bs {bs} must be divisible by --devices {n}: each process takes bs/devices")
     return n
 
@@ -216,6 +234,25 @@ def _esc(s) -> str:
     bad = lambda c: c == '\\' or unicodedata.category(c) in ('Cc', 'Cf', 'Cs', 'Co', 'Cn', 'Zl', 'Zp')
     return ''.join(c.encode('unicode_escape', 'backslashreplace').decode() if bad(c) else c for c in str(s))
 
+# %% ../nbs/10_cli.ipynb #33d19840
+def _sur(c) -> str:
+    "A lone surrogate `c` as an escape: `\\xNN` for a byte `os` could not decode"
+    if not '\ud800' <= c <= '\udfff': return c
+    return f'\\x{ord(c) - 0xdc00:02x}' if '\udc80' <= c <= '\udcff' else f'\\u{ord(c):04x}'
+
+# %% ../nbs/10_cli.ipynb #acb6418f
+def _utf8(o):
+    "`o` with every string in it (in dicts, lists, tuples; paths as strings) free of lone surrogates (`_sur`)"
+    if isinstance(o, os.PathLike): o = os.fspath(o)
+    if isinstance(o, str): return o if o.isascii() else ''.join(map(_sur, o))
+    if isinstance(o, dict): return {_utf8(k): _utf8(v) for k,v in o.items()}
+    return [_utf8(v) for v in o] if isinstance(o, (list, tuple)) else o
+
+# %% ../nbs/10_cli.ipynb #43dfa596
+def _dumps(o, **kwargs) -> str:
+    "`json.dumps(o)` with valid Unicode strings only (`_utf8`)"
+    return json.dumps(_utf8(o), **kwargs)
+
 # %% ../nbs/10_cli.ipynb #63a0779c
 class _EscLines:
     "A stream writing each line to `f` escaped by `_esc`"
@@ -229,7 +266,16 @@ class _EscLines:
         self.f.flush()
     def __getattr__(self, k): return getattr(self.f, k)   # isatty, encoding...
 
-# %% ../nbs/10_cli.ipynb #fa49f901
+# %% ../nbs/10_cli.ipynb #a254f93a
+def _not_utf8(e:UnicodeEncodeError, path, cache=False) -> str:
+    "The one-line error for the name, under folder `path`, that `e` could not encode"
+    s = e.object if isinstance(e.object, str) else ''
+    a = max(s.rfind(c, 0, e.start) for c in '\0\n') + 1
+    b = min([k for k in (s.find(c, e.end) for c in '\0\n') if k >= 0] or [len(s)])
+    return (f"{Path(path)/s[a:b][:300]}: a file name that is not {e.encoding} ({e.reason}); rename it"
+            + (", or train without --cache" if cache else ''))
+
+# %% ../nbs/10_cli.ipynb #c145a51c
 def main_learner(path, # an ImageNet-style folder
                  arch, # an architecture function or timm name (`find_arch`)
                  size:int, bs:int, # image side in pixels, batch size
@@ -246,8 +292,9 @@ def main_learner(path, # an ImageNet-style folder
     from tpu_vision.augment import default_aug
     from tpu_vision.models import vision_learner  # pretrained weights from this machine, or where to put them
     with redirect_stdout(esc := _EscLines(sys.stdout)):   # the class balance names the classes
-        dls = image_dls(path, size=size, bs=bs, batch_tfms=default_aug(size) if aug else None, device='cpu',
-                        verbose=verbose, cache=cache, **({} if seed is None else dict(seed=seed)))
+        try: dls = image_dls(path, size=size, bs=bs, batch_tfms=default_aug(size) if aug else None, device='cpu',
+                             verbose=verbose, cache=cache, **({} if seed is None else dict(seed=seed)))
+        except UnicodeEncodeError as e: raise UsageError(_not_utf8(e, path, cache)) from None
     esc.flush()
     return vision_learner(dls, arch, pretrained=pretrained, metrics=[accuracy, error_rate],
                           loss_func=LabelSmoothingCrossEntropyFlat(eps=0.1), stem_pool=stem_pool)
@@ -326,7 +373,7 @@ def _versions() -> dict:
 # %% ../nbs/10_cli.ipynb #e2c0caa2
 def _jsonable(r): return {k:None if isinstance(v, float) and not math.isfinite(v) else v for k,v in r.items()}
 
-# %% ../nbs/10_cli.ipynb #552b666a
+# %% ../nbs/10_cli.ipynb #836f6735
 def _records(learn, out, args, res, log) -> dict:
     "Write the run's records into `out`; their paths"
     from tpu_vision.device import atomic_write
@@ -335,7 +382,7 @@ def _records(learn, out, args, res, log) -> dict:
     _plot(learn.recorder, f['history.png'])
     run = dict(command='train', args=args, data=str(Path(learn.dls.path).absolute()), versions=_versions(),
                device=res['device'], finished=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()), result=_jsonable(res))
-    atomic_write(f['run.json'], lambda p: Path(p).write_text(json.dumps(run, indent=1, default=str)))
+    atomic_write(f['run.json'], lambda p: Path(p).write_text(_dumps(run, indent=1, default=str)))
     return f
 
 # %% ../nbs/10_cli.ipynb #39e8568c
@@ -463,8 +510,19 @@ def _torchrun(a, n) -> int:
         if l.startswith('{'): print(l)
     return 130 if stop else p.returncode
 
-# %% ../nbs/10_cli.ipynb #c86e7c9f
+# %% ../nbs/10_cli.ipynb #97c3fb3a
+def _check_home():
+    "A `UsageError` if `tpu_vision_home()` can't be a folder"
+    from tpu_vision.data import tpu_vision_home
+    h = tpu_vision_home()
+    if f := next((p for p in (h, *h.parents) if p.exists() and not p.is_dir()), None):
+        what = f'TPU_VISION_HOME={h}' if os.environ.get('TPU_VISION_HOME') else f'the tpu-vision folder {h}'
+        raise UsageError(f"{what}: {f} is a file, not a folder (tpu-vision keeps its caches and sample data there); "
+                         "set TPU_VISION_HOME to a folder, or unset it")
+
+# %% ../nbs/10_cli.ipynb #6e850a7a
 def _train(a):
+    _check_home()
     if n := _ddp_launch(a): return _torchrun(a, n)
     model = Path(a.out)/'model.pkl'
     before = _mtime(model)
@@ -478,7 +536,7 @@ def _train(a):
         if _interrupted(e): raise KeyboardInterrupt(f'interrupted; {_left(model, before)}') from None
         raise
     if int(os.environ.get('RANK', 0)) and 'LOCAL_RANK' in os.environ: return 0   # DDP: process 0 reports
-    if a.json: print(json.dumps(_jsonable(r)))
+    if a.json: print(_dumps(_jsonable(r)))
     if r['diverged']:
         losses = ', '.join(f'{k} {r[k]}' for k in ('train_loss', 'valid_loss'))
         print(f"tpu-vision train: warning: the training diverged ({losses}): {_left(model, before)}; "
@@ -578,7 +636,7 @@ def predict(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .x
     f = load_predictor(model, trust)
     return [Prediction(str(p), error=err) if err else _predict_one(f, p) for p,err in _images(images)]
 
-# %% ../nbs/10_cli.ipynb #d37007ca
+# %% ../nbs/10_cli.ipynb #72a99933
 def _predict(a):
     res = predict(a.model, a.images, a.trust_pickle)
     if bad := [r for r in res if r.prob is not None and not math.isfinite(r.prob)]:
@@ -590,21 +648,37 @@ def _predict(a):
     for r in res:
         if r.error: print(f'tpu-vision predict: error: {_esc(r.image)}: {_esc(r.error)}', file=sys.stderr)
         elif not a.json: print(f'{_esc(r.image)}: {_esc(r.label)}' + (f' ({r.prob:.3f})' if r.prob is not None else ''))
-    if a.json: print(json.dumps(dict(model=str(Path(a.model).absolute()), predictions=[r._asdict() for r in res])))
+    if a.json: print(_dumps(dict(model=str(Path(a.model).absolute()), predictions=[r._asdict() for r in res])))
     return 2 if any(r.error for r in res) else 0
 
-# %% ../nbs/10_cli.ipynb #58ee85c9
+# %% ../nbs/10_cli.ipynb #b60e17a7
+_SUFFIX = dict(pkl='.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt', openvino='.xml', tflite='.tflite')
+
+# %% ../nbs/10_cli.ipynb #c8d2e4bf
+def _check_out(out, format):
+    "A `UsageError` if `export` can't write `format` to the file `out`"
+    if out is None: return
+    if Path(out).is_dir(): raise UsageError(f"--out {out}: is a folder; give the file to write, e.g. "
+                                            f"--out {Path(out)/'model'}{_SUFFIX[format]}")
+    if format == 'openvino' and Path(out).suffix != '.xml': raise UsageError(f"--out {out}: an OpenVINO model is an "
+                                       ".xml file (its weights go beside it, in a .bin); give a name ending in .xml")
+
+# %% ../nbs/10_cli.ipynb #63604b65
 def _export(a):
     from tpu_vision.export import export_model
+    _check_out(a.out, a.format)
     f = export_model(a.model, a.format, out=a.out, calib=a.calib, method=a.method, trust=a.trust_pickle,
                      int8=a.int8).absolute()
-    print(json.dumps(dict(model=str(Path(a.model).absolute()), format=a.format, export=str(f))) if a.json else _esc(f))
+    print(_dumps(dict(model=str(Path(a.model).absolute()), format=a.format, export=str(f))) if a.json else _esc(f))
 
-# %% ../nbs/10_cli.ipynb #9437e6d8
+# %% ../nbs/10_cli.ipynb #f444eedd
 def _describe(a):
     from tpu_vision.device import report, describe
-    check_device(a.device)
-    if a.json: print(json.dumps(report(a.device)))
+    try: check_device(a.device); r = report(a.device) if a.json else None
+    except Exception as e:
+        if a.json and _user_error(e): print(_dumps(dict(error=_line(e))))   # stdout stays one JSON object
+        raise
+    if a.json: print(_dumps(r))
     else: describe(a.device)
 
 # %% ../nbs/10_cli.ipynb #deb54b3c
@@ -691,16 +765,40 @@ def _export_parser(sub):
     ex.add_argument('--trust-pickle', action='store_true', help=_TRUST_HELP)
     ex.set_defaults(func=_export)
 
-# %% ../nbs/10_cli.ipynb #560f8af0
+# %% ../nbs/10_cli.ipynb #0d596367
+_RESUME_KEYS = ('folder', 'epochs', 'bs', 'device', 'pretrained', 'num_workers', 'seed', 'resources', 'metric', 'mode')
+_ASHA_KEYS = ('grace_period', 'reduction_factor')   # 08_tune's `_settings` writes them all; these for ASHA's plot
+
+# %% ../nbs/10_cli.ipynb #ee5ed944
+def _settings_error(s) -> str|None:
+    "What is wrong with the settings `s` read back from a search's folder, or None"
+    from tpu_vision.tune import METRICS
+    if not isinstance(s, dict): return f"holds a JSON {type(s).__name__}, not an object"
+    keys = _RESUME_KEYS + (_ASHA_KEYS if s.get('scheduler') == 'asha' else ())
+    if miss := [k for k in keys if k not in s]: return f"lacks {', '.join(miss)}"
+    if s['metric'] not in METRICS or s['mode'] != METRICS[s['metric']]: return f"has metric {s['metric']!r}"
+    ok = lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0
+    if not (isinstance(s['folder'], str) and ok(s['epochs']) and ok(s['bs'])): return "has a bad folder, epochs or bs"
+
+# %% ../nbs/10_cli.ipynb #49f7c598
+def _check_resume(resume):
+    "A `UsageError` unless folder `resume` holds the settings of a search"
+    from tpu_vision.tune import _SETTINGS
+    f,end = Path(resume)/_SETTINGS,"give the folder that the interrupted `tpu-vision tune` named"
+    if not f.is_file(): raise UsageError(f"--resume {resume}: not a search's folder (no {_SETTINGS} in it); {end}")
+    try: why = _settings_error(json.loads(f.read_text()))
+    except (OSError, ValueError) as e: why = f"can't be read as JSON ({_line(e)[:100]})"
+    if why: raise UsageError(f"--resume {resume}: {f} {why}: not the settings a search wrote; {end}")
+
+# %% ../nbs/10_cli.ipynb #dfef06a8
 def _tune(a):
-    from tpu_vision.tune import run_search, _SETTINGS
-    if a.resume and not (Path(a.resume)/_SETTINGS).is_file():
-        raise UsageError(f"--resume {a.resume}: not a search's folder (no {_SETTINGS} in it); give the folder that the "
-                         "interrupted `tpu-vision tune` named")
+    from tpu_vision.tune import run_search
+    _check_home()
+    if a.resume: _check_resume(a.resume)
     kw = dict(resume=a.resume) if a.resume else dict(trials=a.trials, epochs=a.epochs, device=a.device)
     try: r = run_search(None if a.resume else _folder(a.folder), address=a.address, out=a.out, **kw)
     except (RuntimeError, ImportError) as e: raise UsageError(str(e)) from None   # every trial failed; no Ray
-    if a.json: print(json.dumps(r))
+    if a.json: print(_dumps(r))
     if r['diverged']:
         print(f"tpu-vision tune: warning: every trial diverged (a loss or a weight not finite): nothing exported; "
               f"try lower learning rates (exit code 3). The search: {_esc(r['path'])}", file=sys.stderr)
@@ -768,7 +866,7 @@ def _stop_if_interrupted():
         before_batch = after_fit = _check
     return StopIfInterrupted()
 
-# %% ../nbs/10_cli.ipynb #91515d26
+# %% ../nbs/10_cli.ipynb #5cc17b3d
 def main(argv=None):
     "Entry point of the `tpu-vision` console command"
     a = parser().parse_args(argv); a.argv = list(sys.argv[1:] if argv is None else argv)   # `_torchrun` repeats it
@@ -780,7 +878,7 @@ def main(argv=None):
     except KeyboardInterrupt as e: msg,code = str(e) or 'interrupted',130
     except Exception as e:
         if not _user_error(e): raise
-        msg,code = 'error: ' + ' '.join(l.strip() for l in str(e).splitlines()),2
+        msg,code = 'error: ' + _line(e),2
     finally: _on_interrupt(old)
     print(f'tpu-vision {a.cmd}: {_esc(msg)}', file=sys.stderr)
     return code

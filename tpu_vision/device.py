@@ -18,9 +18,9 @@ from fastcore.xtras import modified_env
 # %% auto #0
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'TORCHTPU_TORCH', 'tpu_chips', 'is_installed',
            'find_backend', 'tpu_runtime', 'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'atomic_write',
-           'threaded_prefetch', 'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'grads_of',
-           'XLABackend', 'TorchTPUBackend', 'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend',
-           'write_once', 'counters', 'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache',
+           'threaded_prefetch', 'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'pjrt_problem',
+           'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend', 'backend_class', 'native', 'SPMDBackend',
+           'spmd_backend', 'write_once', 'counters', 'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache',
            'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
@@ -322,6 +322,24 @@ def _import_xla():
         why = '\n- '.join(diagnose(env={'PJRT_DEVICE': os.environ.get('PJRT_DEVICE','TPU')})) or str(e)
         raise NoTPUError(f"torch_xla could not be imported ({type(e).__name__}: {e}).\n- {why}") from None
 
+# %% ../nbs/00_device.ipynb #4879c4b8
+def pjrt_problem(env=None, # environment to read `PJRT_DEVICE` from (default `os.environ`)
+                 e:Exception|None=None, # what starting torch_xla's device raised, if that was tried
+                 pci_root=None, # where to look for TPU chips (default `PCI_ROOT`)
+                ) -> str|None:
+    "Why torch_xla can't use the `PJRT_DEVICE` set in `env` here, with the fix, on one line (None: no reason known)"
+    env = ifnone(env, os.environ); pj = env.get('PJRT_DEVICE')
+    if not pj: return None
+    k,fix = pj.upper(),"`unset PJRT_DEVICE` (tpu-vision then picks the device) or set PJRT_DEVICE=CPU"
+    if k == 'TPU' and not tpu_chips(pci_root): why = diagnose(env, pci_root)[0]   # no TPU on the PCI bus: get one
+    elif k in ('CUDA', 'GPU') and not torch.cuda.is_available(): why = "no CUDA GPU is usable here."
+    elif e is None: return None
+    else:
+        msg = (str(e).strip().splitlines() or [''])[0].split('. ')[0][:200]   # its first sentence
+        why = f"torch_xla can't start that device ({type(e).__name__}: {msg})."
+        if k == 'TPU' and (d := diagnose(env, pci_root)): return f"PJRT_DEVICE={pj}: {why} {' '.join(d)}"  # TPU held...
+    return f"PJRT_DEVICE={pj}: {why} Or {fix}."
+
 # %% ../nbs/00_device.ipynb #074bebb9
 def grads_of(opt) -> list:
     "The gradients of `opt`'s parameters (torch or fastai optimizer)"
@@ -329,7 +347,7 @@ def grads_of(opt) -> list:
     groups = getattr(opt, 'param_lists', None) or [g['params'] for g in opt.param_groups]
     return [p.grad for ps in groups for p in ps if p.grad is not None]
 
-# %% ../nbs/00_device.ipynb #1bde529f
+# %% ../nbs/00_device.ipynb #c3da6b0e
 class XLABackend(Backend):
     "PyTorch/XLA: a TPU, or XLA on the CPU; bf16 autocast"
     name,fast_dtype,autocast_type = 'xla',torch.bfloat16,'xla'
@@ -337,7 +355,8 @@ class XLABackend(Backend):
     def __init__(self, device=None):
         if not os.environ.get('PJRT_DEVICE'): os.environ['PJRT_DEVICE'] = 'TPU' if tpu_chips() else 'CPU'
         self.torch_xla,self.xm,self.xr = _import_xla()
-        self.device = torch.device(device) if device and str(device)!='xla' else self.torch_xla.device()
+        try: self.device = torch.device(device) if device and str(device)!='xla' else self.torch_xla.device()
+        except Exception as e: raise NoTPUError(pjrt_problem(e=e)) from None   # PJRT_DEVICE=TPU with no TPU, a typo
     @property
     def kind(self):
         t = self.xr.device_type()
