@@ -544,12 +544,15 @@ def _train(a):
         return 3
     if not a.json: _print_summary(r)
 
-# %% ../nbs/10_cli.ipynb #711f28ed
-_TRUST_HELP = "load a .pkl without a matching sha256 record beside it (it runs the file's code: trust its maker)"
-_PICKLE_NOTE = ("A .pkl is a Python pickle: loading it runs code from the file. predict and export load one only\n"
-                "if its sha256 matches the record its export wrote beside it (MODEL.sha256), or with\n"
-                "--trust-pickle. `tpu-vision export MODEL --format safe` writes a pickle-free .safetensors\n"
-                "that predict reads too.")
+# %% ../nbs/10_cli.ipynb #7ac33337
+_TRUST_HELP = ("load a .pkl or .int8.pt that this machine did not export (it runs the file's code: trust its maker); "
+               "--trust-pickle is its old name")
+_PICKLE_NOTE = ("Trusted files: a .pkl (a Python pickle) or an .int8.pt (TorchScript) runs code from the file when\n"
+                "loaded, so predict and export load one only if this machine exported exactly those bytes: every\n"
+                "export records the sha256 of the file it wrote in $TPU_VISION_HOME/trusted. A file from anywhere\n"
+                "else (a download, a shared run folder, another machine), even with a .sha256 beside it, needs\n"
+                "--trust. `tpu-vision export MODEL --format safe` writes a pickle-free .safetensors that predict\n"
+                "reads without it.")
 
 # %% ../nbs/10_cli.ipynb #71f685d5
 def _why(e) -> str:
@@ -576,9 +579,9 @@ def _has(module):
     import importlib.util
     return importlib.util.find_spec(module) is not None
 
-# %% ../nbs/10_cli.ipynb #b82d4f40
+# %% ../nbs/10_cli.ipynb #f6bde6a5
 def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
-                   trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
+                   trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
                   ) -> callable:
     "`predict(image) -> (label, index, probs)` for `model`"
     p = Path(model)
@@ -592,7 +595,7 @@ def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8
     from tpu_vision.edge import load_openvino, load_tflite, need
     if p.suffix in ('.xml', '.tflite'): need('openvino' if p.suffix == '.xml' else 'litert', f'{model}: predicting')
     load = {'.pkl': lambda f: _load_pkl(f, trust), '.safetensors': lambda f: load_safe(f).predict,
-            '.onnx': lambda f: load_onnx(f).predict, '.pt': lambda f: load_int8(f).predict,
+            '.onnx': lambda f: load_onnx(f).predict, '.pt': lambda f: load_int8(f, trust).predict,
             '.xml': lambda f: load_openvino(f).predict, '.tflite': lambda f: load_tflite(f).predict}[p.suffix]
     try: return load(p)
     except UntrustedPickle: raise   # its own message says what to do
@@ -627,10 +630,10 @@ def _predict_one(f, fn) -> Prediction:
     if not bool(probs.isfinite().all()): return Prediction(str(fn), str(label), math.nan)  # `_predict` refuses it
     return Prediction(str(fn), str(label), float(p.max()) if p.numel() else None)
 
-# %% ../nbs/10_cli.ipynb #8f561d40
+# %% ../nbs/10_cli.ipynb #b0d65301
 def predict(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
             images, # image files, and folders (every image file under them, sorted)
-            trust:bool=False, # load a .pkl without a matching sha256 record (`load_pkl`): it runs its code
+            trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
            ) -> list:
     "A `Prediction` for each image"
     f = load_predictor(model, trust)
@@ -737,7 +740,7 @@ def _train_parser(sub):
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 
-# %% ../nbs/10_cli.ipynb #709c09bc
+# %% ../nbs/10_cli.ipynb #3b0fb6aa
 def _predict_parser(sub):
     pr = _sub(sub, 'predict', 'class and probability of images with an exported model')
     pr.description += '\n\n' + _PICKLE_NOTE
@@ -745,10 +748,10 @@ def _predict_parser(sub):
                     '.tflite from `export`')
     pr.add_argument('images', nargs='+', help='image files, or folders (every image file under them, sorted)')
     pr.add_argument('--json', action='store_true', help='print one JSON document: the model and every prediction')
-    pr.add_argument('--trust-pickle', action='store_true', help=_TRUST_HELP)
+    pr.add_argument('--trust', '--trust-pickle', dest='trust_pickle', action='store_true', help=_TRUST_HELP)
     pr.set_defaults(func=_predict)
 
-# %% ../nbs/10_cli.ipynb #6724da4e
+# %% ../nbs/10_cli.ipynb #7a054be8
 def _export_parser(sub):
     ex = _sub(sub, 'export', 'convert an exported model: pkl, safe (safetensors + JSON), onnx, int8, openvino, tflite')
     ex.add_argument('model', help='model.pkl from `train`, or a .safetensors from `export --format safe`')
@@ -762,7 +765,7 @@ def _export_parser(sub):
     ex.add_argument('--method', default=None, choices=['static', 'dynamic'],
                     help='int8: static (default with --calib) or dynamic (default without)')
     ex.add_argument('--json', action='store_true', help='print one JSON object: the model, format and file written')
-    ex.add_argument('--trust-pickle', action='store_true', help=_TRUST_HELP)
+    ex.add_argument('--trust', '--trust-pickle', dest='trust_pickle', action='store_true', help=_TRUST_HELP)
     ex.set_defaults(func=_export)
 
 # %% ../nbs/10_cli.ipynb #0d596367
@@ -795,7 +798,7 @@ def _tune(a):
     from tpu_vision.tune import run_search
     _check_home()
     if a.resume: _check_resume(a.resume)
-    kw = dict(resume=a.resume) if a.resume else dict(trials=a.trials, epochs=a.epochs, device=a.device)
+    kw = dict(resume=a.resume, trust=a.trust) if a.resume else dict(trials=a.trials, epochs=a.epochs, device=a.device)
     try: r = run_search(None if a.resume else _folder(a.folder), address=a.address, out=a.out, **kw)
     except (RuntimeError, ImportError) as e: raise UsageError(str(e)) from None   # every trial failed; no Ray
     if a.json: print(_dumps(r))
@@ -806,7 +809,7 @@ def _tune(a):
     if a.json: return
     print(f"best {r['metric']} {r['best_metric']:.4f} with {r['best_config']}\nexported to {_esc(r['export'])}")
 
-# %% ../nbs/10_cli.ipynb #1b8bc6e0
+# %% ../nbs/10_cli.ipynb #280daff3
 def _tune_parser(sub):
     tu = _sub(sub, 'tune', 'hyper-parameter search with Ray Tune (08_tune; needs `pip install "tpu-vision[tune]"`)')
     tu.add_argument('folder', nargs='?', default='sample', help="image folder, 'sample' (default) or 'fashion-mnist'")
@@ -817,6 +820,8 @@ def _tune_parser(sub):
     tu.add_argument('--out', default=None, help="folder for the best trial's model.pkl (default: the search's folder)")
     tu.add_argument('--resume', metavar='PATH', default=None, help="go on with the interrupted search in folder PATH, "
                     "with its own arguments (Ctrl-C names the folder)")
+    tu.add_argument('--trust', action='store_true', help="--resume a search folder this machine's tune did not leave "
+                    "as it is (resuming unpickles its files: trust its maker)")
     tu.add_argument('--json', action='store_true', help='print one JSON object')
     tu.set_defaults(func=_tune)
 
