@@ -251,12 +251,12 @@ def _lock(fn):
 # %% ../nbs/01a_cache.ipynb #7e336423
 def _cache_name(scan, storage, key): return f"{Path(scan.path).resolve().name or 'root'}-{storage}px-{key[:16]}"
 
-# %% ../nbs/01a_cache.ipynb #34862574
+# %% ../nbs/01a_cache.ipynb #2eb69bca
 def _build(scan, storage, dest, key, n_workers, verbose, rebuild=False):
     "Build the cache `dest` unless another process did, and open it"
     c = None if rebuild else _valid_cache(dest, key, scan, storage, warn=False)   # built by another process?
     if c is not None: return c
-    if verbose: print(printable(f"Decoding {len(scan.items):,} images once into {dest} ..."))
+    if verbose: print(f"Decoding {len(scan.items):,} images once into {dest} ...")
     build_cache(scan, storage, dest, n_workers)
     c = _valid_cache(dest, key, scan, storage)
     if c is None: raise RuntimeError(printable(f"{dest} was replaced while it was being opened; run again"))

@@ -290,14 +290,14 @@ class FolderLabel:
     def __call__(self, o): return Path(o).relative_to(self.root).parts[self.depth]
     def __repr__(self): return f'FolderLabel(depth={self.depth})'
 
-# %% ../nbs/01_data.ipynb #519450dc
+# %% ../nbs/01_data.ipynb #5fef40ee
 class FolderScan:
     "What `scan_folder` found, and what it skipped"
     special,repeats,runs = (),(),()   # what `find_images` left out (class defaults: a scan pickled before them)
     def __init__(self, path, items, labels, is_valid, classes, bad, ignored, empty, depth, hidden=None,
                  special=(), repeats=(), runs=()):
         store_attr(); self.hidden = hidden or {}   # `{folder: images in it}` of the hidden folders skipped
-    def __repr__(self): return self.report()
+    def __repr__(self): return '\n'.join(map(printable, self.report().split('\n')))   # names shown escaped
 
 # %% ../nbs/01_data.ipynb #186d09b7
 @patch(as_prop=True)
@@ -347,12 +347,11 @@ def _left_notes(special, repeats, runs, rel=str, max_rows:int=10) -> list:
                         "class -- keep --out outside the dataset): " + _names(runs, rel, max_rows))
     return out
 
-# %% ../nbs/01_data.ipynb #9dcdb1a2
+# %% ../nbs/01_data.ipynb #d40fcbe1
 @patch
 def report(self:FolderScan, max_rows:int=20) -> str:
     "The class balance and every skipped or ignored file, as text"
     n,rel = self.counts(),lambda f: str(Path(f).relative_to(self.path))
-    n.index = [printable(c) for c in n.index]   # a class name is a folder's name: input
     out = [f"{self.path}: {len(self.classes)} classes, {n['train'].sum()} train + {n['valid'].sum()} valid images"]
     if len(n) <= max_rows: out.append(n.to_string())
     else: out.append(n.describe().loc[['min','50%','max']].rename(index={'50%':'median'}).astype(int).to_string())
@@ -362,7 +361,7 @@ def report(self:FolderScan, max_rows:int=20) -> str:
     if self.empty: out.append(f"not classes (no usable image): {', '.join(map(rel, self.empty))}")
     if self.hidden: out.append(_hidden_note(self.hidden, rel))
     out += _left_notes(self.special, self.repeats, self.runs, rel)
-    return '\n'.join(map(printable, '\n'.join(out).split('\n')))
+    return '\n'.join(out)
 
 # %% ../nbs/01_data.ipynb #e126a98b
 def _hidden_note(hidden, rel=str):
@@ -409,11 +408,25 @@ def is_run_folder(d) -> bool:
     "Does folder `d` hold a tpu-vision run (any of `RUN_FILES`)?"
     return any(os.path.lexists(os.path.join(d, f)) for f in RUN_FILES)
 
+# %% ../nbs/01_data.ipynb #68236c81
+def _no_class_run(d, es, exts=image_extensions):
+    "An error if run folder `d` (entries `es`) holds images besides its `history.png`: a class folder used as --out"
+    imgs = sorted(e.name for e in es if os.path.splitext(e.name)[1].lower() in exts and e.name != 'history.png')
+    if imgs: raise ValueError(printable(f"{d} holds a tpu-vision run (one of {', '.join(RUN_FILES)}) and {len(imgs)} "
+        f"image(s), e.g. {imgs[0]}: a class folder used as --out? Move the run's files out of it (or delete them), "
+        "and give --out a folder outside the dataset"))
+
 # %% ../nbs/01_data.ipynb #6c8cb97b
 class ImageFiles:
     "What `find_images` found below a folder, and what it left out (paths as strings)"
     def __init__(self): self.images,self.other,self.hidden,self.special,self.repeats,self.runs = [],[],[],[],[],[]
     def __repr__(self): return f'ImageFiles({len(self.images)} images)'
+
+# %% ../nbs/01_data.ipynb #e9c02643
+@patch
+def notes(self:ImageFiles, rel=str) -> list:
+    "One line for each kind of file or folder left out, naming them (`rel(path)`)"
+    return _left_notes(self.special, self.repeats, self.runs, rel)
 
 # %% ../nbs/01_data.ipynb #8b3c14ee
 def _stat_why(e:OSError) -> str:
@@ -435,7 +448,7 @@ def _add(res:ImageFiles, e, exts, seen:set, todo:list):
     elif stat.S_ISREG(st.st_mode): res.images.append(e.path)
     else: res.special.append((e.path, _kind(st.st_mode)))
 
-# %% ../nbs/01_data.ipynb #5f4ad95f
+# %% ../nbs/01_data.ipynb #67e6cb0d
 def find_images(d, # the folder to look in, at any depth
                 extensions=None, # the file name endings of images (default: fastai's `image_extensions`)
                 seen:set=None, # `(st_dev, st_ino)` of the folders and files already found (updated)
@@ -445,17 +458,20 @@ def find_images(d, # the folder to look in, at any depth
     st = os.stat(d); seen.add((st.st_dev, st.st_ino))
     while todo:
         top = todo.pop(); es = _listdir(top)
-        if top != str(d) and any(e.name in RUN_FILES for e in es): res.runs.append(top); continue
+        if top != str(d) and any(e.name in RUN_FILES for e in es):
+            _no_class_run(top, es, exts); res.runs.append(top); continue
         for e in es: _add(res, e, exts, seen, todo)
     for o in (res.images, res.other, res.hidden, res.special, res.repeats, res.runs): o.sort()
     return res
 
-# %% ../nbs/01_data.ipynb #e286aa34
+# %% ../nbs/01_data.ipynb #41171571
 def _class_dirs(root, runs:list=None) -> list:
     "The class folders in `root`: not hidden, not run folders (appended to `runs`)"
     ds = sorted(Path(e.path) for e in _listdir(root) if _is_dir(e) and not e.name.startswith('.'))
-    if runs is not None: runs += [str(d) for d in ds if is_run_folder(d)]
-    return [d for d in ds if not is_run_folder(d)]
+    rs = [d for d in ds if is_run_folder(d)]
+    for d in rs: _no_class_run(d, _listdir(d))
+    if runs is not None: runs += map(str, rs)
+    return [d for d in ds if d not in rs]
 
 # %% ../nbs/01_data.ipynb #d9ec2d1f
 def _no_valid(path, train, valid):
