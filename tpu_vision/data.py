@@ -335,7 +335,7 @@ def _names(paths, rel, max_rows) -> str:
     more = f' ... and {len(paths)-max_rows} more' if len(paths) > max_rows else ''
     return ', '.join(map(rel, paths[:max_rows])) + more
 
-# %% ../nbs/01_data.ipynb #d9de614c
+# %% ../nbs/01_data.ipynb #a435afd4
 def _left_notes(special, repeats, runs, rel=str, max_rows:int=10) -> list:
     "One line each for the non-regular files, second paths and run folders left out"
     out = []
@@ -343,8 +343,9 @@ def _left_notes(special, repeats, runs, rel=str, max_rows:int=10) -> list:
                            + _names([f'{rel(p)} ({k})' for p,k in special], str, max_rows))
     if repeats: out.append(f"skipped {len(repeats)} second path(s) to a folder or image found already (a symlink "
                            "loop, or a link into another class): " + _names(repeats, rel, max_rows))
-    if runs: out.append(f"skipped {len(runs)} tpu-vision run folder(s) (holding {', '.join(RUN_FILES)}; never a "
-                        "class -- keep --out outside the dataset): " + _names(runs, rel, max_rows))
+    if runs: out.append(f"skipped {len(runs)} tpu-vision run folder(s) (holding {', '.join(RUN_FILES[:-1])} or "
+                        f"{RUN_FILES[-1]}; never a class -- keep --out outside the dataset): "
+                        + _names(runs, rel, max_rows))
     return out
 
 # %% ../nbs/01_data.ipynb #d40fcbe1
@@ -408,13 +409,14 @@ def is_run_folder(d) -> bool:
     "Does folder `d` hold a tpu-vision run (any of `RUN_FILES`)?"
     return any(os.path.lexists(os.path.join(d, f)) for f in RUN_FILES)
 
-# %% ../nbs/01_data.ipynb #68236c81
+# %% ../nbs/01_data.ipynb #fa06115f
 def _no_class_run(d, es, exts=image_extensions):
     "An error if run folder `d` (entries `es`) holds images besides its `history.png`: a class folder used as --out"
     imgs = sorted(e.name for e in es if os.path.splitext(e.name)[1].lower() in exts and e.name != 'history.png')
-    if imgs: raise ValueError(printable(f"{d} holds a tpu-vision run (one of {', '.join(RUN_FILES)}) and {len(imgs)} "
-        f"image(s), e.g. {imgs[0]}: a class folder used as --out? Move the run's files out of it (or delete them), "
-        "and give --out a folder outside the dataset"))
+    run = ', '.join(f for f in RUN_FILES if f in {e.name for e in es})
+    if imgs: raise ValueError(printable(f"{d} holds a tpu-vision run ({run}) and {len(imgs)} image(s), e.g. "
+        f"{imgs[0]}: a class folder used as --out? Move the run's files ({run}, history.*) out of it, and give --out "
+        "a folder outside the dataset"))
 
 # %% ../nbs/01_data.ipynb #6c8cb97b
 class ImageFiles:
