@@ -450,10 +450,11 @@ def _add(res:ImageFiles, e, exts, seen:set, todo:list):
     elif stat.S_ISREG(st.st_mode): res.images.append(e.path)
     else: res.special.append((e.path, _kind(st.st_mode)))
 
-# %% ../nbs/01_data.ipynb #67e6cb0d
+# %% ../nbs/01_data.ipynb #4e543dde
 def find_images(d, # the folder to look in, at any depth
                 extensions=None, # the file name endings of images (default: fastai's `image_extensions`)
                 seen:set=None, # `(st_dev, st_ino)` of the folders and files already found (updated)
+                strict:bool=False, # a run folder holding images besides `history.png` is an error (a class folder)
                ) -> ImageFiles:
     "The image files below folder `d`: regular files only, each once, no symlink loop, no run folder"
     exts,res,seen,todo = ifnone(extensions, image_extensions),ImageFiles(),ifnone(seen, set()),[str(d)]
@@ -461,7 +462,8 @@ def find_images(d, # the folder to look in, at any depth
     while todo:
         top = todo.pop(); es = _listdir(top)
         if top != str(d) and any(e.name in RUN_FILES for e in es):
-            _no_class_run(top, es, exts); res.runs.append(top); continue
+            if strict: _no_class_run(top, es, exts)
+            res.runs.append(top); continue
         for e in es: _add(res, e, exts, seen, todo)
     for o in (res.images, res.other, res.hidden, res.special, res.repeats, res.runs): o.sort()
     return res
@@ -509,7 +511,7 @@ def _merge(a:ImageFiles, b:ImageFiles):
     "Add what `b` left out to `a`"
     for k in ('other', 'hidden', 'special', 'repeats', 'runs'): getattr(a, k).extend(getattr(b, k))
 
-# %% ../nbs/01_data.ipynb #f235a9a3
+# %% ../nbs/01_data.ipynb #c0f05269
 def _collect(roots, hidden:list=None):
     "Images, labels, splits, and an `ImageFiles` of what was left out, in the classes of `roots`"
     items,labels,split,left = [],[],[],ImageFiles()
@@ -520,7 +522,7 @@ def _collect(roots, hidden:list=None):
         _no_loose(root)
         for d in dirs[s]:
             if (k := _ident(d)) in walked: left.repeats.append(str(d)); continue   # a link to another class folder
-            walked.add(k); f = find_images(d, seen=seen); _merge(left, f)
+            walked.add(k); f = find_images(d, seen=seen, strict=True); _merge(left, f)
             items += f.images; labels += [d.name]*len(f.images); split += [s]*len(f.images)
     if hidden is not None: hidden += left.hidden
     for o in (left.special, left.repeats, left.runs): o.sort()
