@@ -384,12 +384,13 @@ class DatasetPermissionError(PermissionError, ValueError):
     "A folder or file of a dataset that this user may not read"
     def __str__(self): return self.strerror
 
-# %% ../nbs/01_data.ipynb #9f116dd4
+# %% ../nbs/01_data.ipynb #dd88db26
 def _denied(p, what:str='the folder') -> DatasetPermissionError:
     "The one-line error for `what` at `p`, which this user may not read"
     p = printable(p)
     return DatasetPermissionError(errno.EACCES, f"Cannot read {what} {p}: permission denied (training on the rest "
-        f"would leave its images out). Make it readable by this user (e.g. `chmod -R a+rX {p}`) or move it away", p)
+        f"would leave part of the dataset out). Make it readable by this user (e.g. `chmod -R a+rX {p}`) or move it "
+        "away", p)
 
 # %% ../nbs/01_data.ipynb #ca5944f7
 def _listdir(d) -> list:
