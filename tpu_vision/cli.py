@@ -602,16 +602,19 @@ def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8
     except Exception as e: raise UsageError(f"{model} is not a model exported by tpu-vision/fastai ({_why(e)}): "
                                             "re-export it or train again") from None
 
-# %% ../nbs/10_cli.ipynb #6e65c253
+# %% ../nbs/10_cli.ipynb #6a1f8bb6
 def _images(paths) -> list:
     "`(path, error)` for each image of `paths`"
-    from fastai.data.transforms import get_image_files
+    from tpu_vision.data import find_images   # no FIFO opened, no symlink loop followed, each image once
     out = []
     for p in map(Path, paths):
         if p.is_dir():
-            fs = sorted(get_image_files(p))
-            out += [(f, None) for f in fs] if fs else [(p, 'no image files in this folder')]
-        else: out.append((p, None if p.is_file() else 'no such image file or folder'))
+            f = find_images(p); fs = [Path(o) for o in f.images]
+            out += [(o, None) for o in fs] if fs else [(p, 'no image files in this folder')]
+            out += [(Path(o), f'not a regular file but {k}: never opened') for o,k in f.special]
+            for o in f.notes()[bool(f.special):]: warnings.warn(f"{_esc(p)}: {_esc(o)}")   # FIFOs: errors above
+        elif not p.exists(): out.append((p, 'no such image file or folder'))
+        else: out.append((p, None if p.is_file() else 'not a regular file (a FIFO, socket, device): never opened'))
     return out
 
 # %% ../nbs/10_cli.ipynb #0d5aa4ab

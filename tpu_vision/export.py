@@ -1139,11 +1139,14 @@ def load_int8(fname, # a TorchScript .pt written by `export_int8`
     m = torch.jit.load(io.BytesIO(data), map_location='cpu', _extra_files=extra)
     return checked_predictor(m, parse_manifest(extra['tpu_vision.json'], fname, 'export_int8'), fname)
 
-# %% ../nbs/06_export.ipynb #d49c2d8d
+# %% ../nbs/06_export.ipynb #095430c6
 def _image_items(calib) -> list:
     "The image files of folder `calib` (sorted, any depth), or the list `calib`; an error if there are none"
+    from tpu_vision.data import find_images, ImageFiles   # no FIFO opened, no symlink loop followed
     if isinstance(calib, (str, Path)):
-        items = sorted(p for p in Path(calib).rglob('*') if p.suffix.lower() in Image.registered_extensions())
+        f = find_images(calib, Image.registered_extensions()) if Path(calib).is_dir() else ImageFiles()
+        for o in f.notes(): warnings.warn(printable(f"calib={calib}: {o}"))
+        items = [Path(o) for o in f.images]
     else: items = list(calib)
     if not items: raise ValueError(f"calib={calib!r}: no images found to calibrate on")
     return items
