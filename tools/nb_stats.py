@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMITS = dict(median_cell_lines=6, long_lines=0, undocumented_signatures=0, docs_exec_cells=0, private_crossings=0,
-              defs_not_followed=0, median_docstring=53)   # --check: today's figures; lower them as cells shrink
+              defs_not_followed=0, median_docstring=54)   # --check: today's figures; lower them as cells shrink
 
 def exported_cells(nb):
     for c in json.loads(Path(nb).read_text())['cells']:
