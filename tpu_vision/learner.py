@@ -293,7 +293,7 @@ def describe_graphs(learn) -> pd.DataFrame:
     if gl is not None: gl._mark('code after the last call')
     return pd.DataFrame(gl.log.graphs if gl else [], columns=['call', 'what', 'seconds'])
 
-# %% ../nbs/03_learner.ipynb #0d890da4
+# %% ../nbs/03_learner.ipynb #7ef6f943
 class TPUProgressCallback(ProgressCallback):
     "fastai's progress bar, showing the device loss one step late"
     name = property(lambda self: 'progress')   # fastai's name: `learn.progress`, which `no_bar` looks for
@@ -304,7 +304,7 @@ class TPUProgressCallback(ProgressCallback):
         if not isinstance(sl, torch.Tensor) or sl.device.type == 'cpu': self.pbar.comment = f'{float(sl):.4f}'; return
         last,t,refresh = getattr(self, '_last', None),getattr(self, '_t', 0.),getattr(self.learn, 'refresh', 10.)
         if refresh is not None and last is not None and time.monotonic()-t >= refresh:
-            self.pbar.comment = f'{last.item():.4f}'; self._t = time.monotonic()
+            self.pbar.comment = f'{float(last.cpu()):.4f}'; self._t = time.monotonic()   # a copy, not an op on the CPU
         self._last = sl
 
 # %% ../nbs/03_learner.ipynb #11d85400
