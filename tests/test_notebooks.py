@@ -12,8 +12,8 @@ from conftest import newcomer_env
 ROOT = Path(__file__).resolve().parents[1]
 # The slowest first: tools/test.sh runs the notebooks on 2 workers (pytest-xdist), and a long one started last would
 # leave the other worker idle at the end.
-SLOWEST = ['08_tune.ipynb', '03_learner.ipynb', '10_cli.ipynb', '05_distill.ipynb', '03a_models.ipynb', '06_export.ipynb',
-           '06a_edge.ipynb']
+SLOWEST = ['03a_models.ipynb', '08_tune.ipynb', '12_guides.ipynb', '03_learner.ipynb', '05_distill.ipynb', '07_parallel.ipynb',
+           '06_export.ipynb', '06a_edge.ipynb', '00_device.ipynb', '04_optim.ipynb']   # by the durations of a run on 2026-12-03
 NBS = sorted((p.name for p in (ROOT/'nbs').glob('*.ipynb')), key=lambda n: (SLOWEST.index(n) if n in SLOWEST else 99, n))
 
 RUN = '''import sys

@@ -23,7 +23,7 @@ from .device import native
 __all__ = ['SMALL_SIZE', 'gather_sample', 'sampler_for', 'area_shrink', 'perspective_grid', 'resample', 'perspective_coeffs',
            'plain_tensor', 'AffineTfm', 'Flip', 'Dihedral', 'Rotate', 'Zoom', 'Warp', 'LightingTfm', 'Brightness',
            'Contrast', 'crop_mat', 'RandomResizedCropGPU', 'setup_aug_tfms', 'aug_transforms', 'default_aug',
-           'rect_mask', 'RandomErasing', 'Cutout']
+           'rect_mask', 'RandomErasing', 'Cutout', 'device_tfm', 'swap_batch_tfms']
 
 # %% ../nbs/02_augment.ipynb #464e4eed
 def _unnormalize(c, n, align_corners):
@@ -557,7 +557,7 @@ def _randint(n, lo, hi, device):
     "(n,) uniform integers in [lo, hi] as floats, drawn on `device`"
     return (lo + (torch.rand(n, device=device)*(hi-lo+1)).floor()).clamp(max=hi)
 
-# %% ../nbs/02_augment.ipynb #b729195e
+# %% ../nbs/02_augment.ipynb #1549dfac
 class RandomErasing(RandTransform):
     "Fill random rectangles with noise (fastai's `RandomErasing`)"
     order = 100 # After Normalize
@@ -569,13 +569,18 @@ class RandomErasing(RandTransform):
         max_count:int=1, # Maximum number of erasing blocks per image, area per box is scaled by count
         scale:tuple=None, # (sl, sh), torchvision's name
         batch:bool=False, # Same decision and rectangles for the whole batch, as fastai
+        ratio:tuple=None, # (lo, hi) range of the aspect ratio, torchvision's name (instead of `min_aspect`)
     ):
         if scale is not None: sl,sh = scale
         if not 0 <= sl <= sh <= 1:
             raise ValueError(f"RandomErasing: need 0 <= sl <= sh <= 1 (scale), got sl={sl}, sh={sh}")
+        if ratio is not None and not 0 < ratio[0] <= ratio[1]:
+            raise ValueError(f"RandomErasing: ratio={ratio!r} must be (lo, hi) with 0 < lo <= hi")
+        if ratio is not None: min_aspect = min(ratio[0], 1/ratio[1])   # the thinnest rectangle, for `_noise_len`
         store_attr()
         super().__init__(p=p)
-        self.log_ratio = (math.log(min_aspect), math.log(1/min_aspect))   # torchvision's `scale` is (sl, sh)
+        lo,hi = ratio if ratio is not None else (min_aspect, 1/min_aspect)
+        self.log_ratio = (math.log(lo), math.log(hi))
 
     def before_call(self, b, # the batch: a tensor, or a tuple (of tuples) starting with the images
                     split_idx): # 0 on the training set, 1 on validation
@@ -685,3 +690,51 @@ def hole_mask(self:Cutout, x):
         m = rect_mask(h, w, y0, torch.where(cut & (holes > k), y1, y0), x0, x1)   # an unused hole is empty
         mask = mask | m
     return mask.expand(bs, 1, h, w)
+
+# %% ../nbs/02_augment.ipynb #30ada947
+import fastai.vision.augment as _fa
+_AFF = {_fa.flip_mat: _flip_mat, _fa.dihedral_mat: _dihedral_mat, _fa.rotate_mat: _rotate_mat,
+        _fa.zoom_mat: _zoom_mat}
+def _aff(f):
+    "fastai's affine part `f` as ours; None if it has no equivalent"
+    fn = getattr(f, 'func', None)
+    return partial(_AFF[fn], **f.keywords) if fn in _AFF and not f.args else None
+def _coord(f):
+    "fastai's `_WarpCoord` `f` as ours; None if not one"
+    if type(f) is not _fa._WarpCoord: return None
+    return partial(_warp_mat, magnitude=f.magnitude, p=f.p, draw_x=f.draw_x, draw_y=f.draw_y, batch=f.batch)
+
+# %% ../nbs/02_augment.ipynb #db98c6e8
+_LIGHT = {_fa._BrightnessLogit: _BrightnessLogit, _fa._ContrastLogit: _ContrastLogit}
+def _light(f):
+    "fastai's lighting part `f` as ours; None if it has no equivalent"
+    c = _LIGHT.get(type(f))
+    return None if c is None else c(f.max_lighting, f.p, f.draw, f.batch)
+
+# %% ../nbs/02_augment.ipynb #43b0f186
+def device_tfm(t):
+    "fastai's batch transform `t` as its device equivalent here, same parameters; else `t`"
+    if isinstance(t, _fa.AffineCoordTfm):
+        aff,crd = [_aff(f) for f in t.aff_fs],[_coord(f) for f in t.coord_fs]
+        if None in aff+crd: return t
+        return AffineTfm(aff, crd, size=t.size, mode=t.mode, pad_mode=t.pad_mode, mode_mask=t.mode_mask,
+                         align_corners=t.align_corners, p=t.p)
+    if type(t) in (_fa.LightingTfm, _fa.Brightness, _fa.Contrast):
+        fs = [_light(f) for f in t.fs]
+        return t if None in fs else LightingTfm(fs, p=t.p)
+    if type(t) is _fa.RandomErasing:
+        return RandomErasing(t.p, t.sl, t.sh, t.min_aspect, t.max_count, batch=True)
+    if type(t) is _fa.RandomResizedCropGPU:
+        return RandomResizedCropGPU(t.size, t.min_scale, t.ratio, t.mode, t.valid_scale, t.max_scale, t.mode_mask,
+                                    batch=True)
+    return t
+
+# %% ../nbs/02_augment.ipynb #6904e671
+def swap_batch_tfms(dls):
+    "Swap fastai's batch transforms in every loader of `dls` for their device equivalents, in place"
+    memo = {}
+    for dl in getattr(dls, 'loaders', [dls]):
+        pipe = getattr(dl, 'after_batch', None)
+        if pipe is None: continue
+        pipe.fs = L(memo.setdefault(id(t), device_tfm(t)) for t in pipe.fs)
+    return dls

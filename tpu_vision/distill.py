@@ -22,7 +22,7 @@ from .data import TPUMixin, n_inputs
 from .learner import *
 
 # %% auto #0
-__all__ = ['distill_loss', 'make_model', 'DistillationCallback', 'DistillLearner']
+__all__ = ['distill_loss', 'make_model', 'DistillationCallback', 'fit_head', 'DistillLearner']
 
 # %% ../nbs/05_distill.ipynb #deca5349
 def distill_loss(s:torch.Tensor, # student logits, `(bs, n_classes)`
@@ -192,7 +192,19 @@ def after_loss(self:DistillationCallback):
     self.learn.loss_grad = self.alpha*self.kd_loss + (1-self.alpha)*self.learn.loss_grad
     self.learn.loss = self.learn.loss_grad.detach()
 
-# %% ../nbs/05_distill.ipynb #240e0d84
+# %% ../nbs/05_distill.ipynb #c2cfacf3
+def fit_head(model:nn.Module, # the student
+             dls, # its DataLoaders (`dls.c` classes)
+            ) -> nn.Module:
+    "A timm `model` whose head predicts other than `dls.c` classes, its head reset to `dls.c` (says so)"
+    n,c = getattr(model, 'num_classes', None),getattr(dls, 'c', None)
+    if not (hasattr(model, 'reset_classifier') and isinstance(n, int) and isinstance(c, int)) or n == c: return model
+    model.reset_classifier(c)
+    print(f"DistillLearner: the student ({type(model).__name__}) had {n} outputs and `dls` has {c} classes: "
+          f"its head was replaced by a new one of {c} (`reset_classifier({c})`)")
+    return model
+
+# %% ../nbs/05_distill.ipynb #a6a41eee
 class DistillLearner(Learner):
     "A `Learner` that trains `student` by distillation from `teacher`"
     def __init__(self, dls, student, # the student: a module, or a name / architecture for `make_model`
@@ -203,6 +215,7 @@ class DistillLearner(Learner):
                  **kwargs): # passed to `Learner`
         cb = DistillationCallback(teacher, teacher_func, alpha, temperature, cache, teacher_kwargs)
         if not isinstance(student, nn.Module): student = make_model(student, _classes(dls), **(student_kwargs or {}))
+        student = fit_head(student, dls)   # a timm student with 1,000 outputs on a 10-class `dls`
         if teacher is not None and not isinstance(teacher, nn.Module):   # built from a name: where the student is
             cb.teacher = make_model(teacher, _classes(dls), **(teacher_kwargs or {})).to(_device_of(student) or 'cpu')
         super().__init__(dls, student, **kwargs)
