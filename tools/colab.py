@@ -9,7 +9,7 @@
 tested pair (torch 2.9 + torch_xla 2.9), after which the session must restart. Before tpu-vision is on PyPI it installs
 from the repository. Anywhere else it does nothing: there you `pip install "tpu-vision[notebooks]"` yourself.
 """
-import json, re, sys
+import hashlib, json, re, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +56,8 @@ def stamp(nb, name):
     nxt = cells[i+1] if i + 1 < len(cells) else None
     if not (nxt and nxt['cell_type'] == 'markdown' and _src(nxt).startswith(badge(name))):
         rest = re.sub(r'\[!\[Open In Colab\]\([^)]*\)\]\([^)]*\)\s*', '', rest).strip('\n')
-        cells.insert(i + 1, {'cell_type': 'markdown', 'metadata': {},
+        cid = hashlib.sha1(f'{name} badge'.encode()).hexdigest()[:8]   # nbformat 4.5 cells have ids (nbdev-clean adds one)
+        cells.insert(i + 1, {'cell_type': 'markdown', 'id': cid, 'metadata': {},
                              'source': (badge(name) + ('\n\n' + rest if rest else '')).splitlines(keepends=True)})
     nb['metadata'].update(META)
     return nb
