@@ -657,16 +657,22 @@ def _one_pass(self:TPUMixin):
     try: super(TPUMixin, self)._one_pass()
     finally: self._no_pad = False
 
-# %% ../nbs/01_data.ipynb #70b4a39a
+# %% ../nbs/01_data.ipynb #6224b2ea
+_TPU_DLS = {}   # a loader class -> its TPU subclass: keyed by the class, never by its name
+
+# %% ../nbs/01_data.ipynb #a979e3ae
+def _new_tpu_dl(cls): return object.__new__(tpu_class(cls))
+
+# %% ../nbs/01_data.ipynb #02c92e39
 def tpu_class(cls):
-    "`cls` (a `TfmdDL` class) with `TPUMixin` mixed in"
+    "`cls` (a `TfmdDL` class) with `TPUMixin` mixed in, made once per class"
     if issubclass(cls, TPUMixin): return cls
     if cls is TfmdDL: return TPUDL
-    name = f'TPU{cls.__name__}'
-    if name not in globals():
-        doc = f'`{cls.__name__}` with `TPUMixin`'
-        globals()[name] = type(name, (TPUMixin, cls), {'__module__': __name__, '__doc__': doc})
-    return globals()[name]
+    if cls not in _TPU_DLS:
+        reduce = lambda self, protocol: (_new_tpu_dl, (cls,), self.__getstate__())   # pickled by its base class
+        _TPU_DLS[cls] = type(f'TPU{cls.__name__}', (TPUMixin, cls), {'__module__': __name__, '__reduce_ex__': reduce,
+                                                                    '__doc__': f'`{cls.__name__}` with `TPUMixin`'})
+    return _TPU_DLS[cls]
 
 # %% ../nbs/01_data.ipynb #777097d6
 def tpu_dl(dl, **kwargs):

@@ -392,14 +392,14 @@ def to_tpu(self:Learner,
            shard:str|None=None, # 'params': each device holds 1/N of each parameter (FSDPv2; with `devices`)
           ) -> Learner:
     "Move model, data, optimizer and callbacks to the accelerator"
-    self.__class__ = tpu_learner_class(type(self))
-    swap_batch_tfms(self.dls)   # fastai's `aug_transforms` & co. as their device versions, same parameters (02_augment)
-    if devices not in (1, '1') or start_method is not None:   # SPMD in this process (07_parallel)
+    if devices not in (1, '1') or start_method is not None:   # SPMD (07_parallel): checks, then `to_tpu` on its backend
         if 'spmd' not in TO_TPU_MULTI: raise ImportError("to_tpu(devices=...) needs `import tpu_vision.parallel`")
         return TO_TPU_MULTI['spmd'](self, devices, device=device, refresh=refresh, precision=precision,
                                     start_method=start_method, shard=shard)
     if shard is not None: raise ValueError(f"to_tpu(shard={shard!r}) shards over several devices: pass devices=")
-    b = get_backend(device)
+    b = get_backend(device)   # every argument checked (and the device found) before the Learner changes
+    self.__class__ = tpu_learner_class(type(self))
+    swap_batch_tfms(self.dls)   # fastai's `aug_transforms` & co. as their device versions, same parameters (02_augment)
     if b.name not in ('tpu','xla') and device in (None, 'auto') and b.name not in _told:
         print(f'to_tpu: no TPU found, training on {b.name} ({b.kind}); `tpu_vision.device.diagnose()` says why')
         _told.add(b.name)
