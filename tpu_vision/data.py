@@ -660,9 +660,6 @@ def _one_pass(self:TPUMixin):
 # %% ../nbs/01_data.ipynb #6224b2ea
 _TPU_DLS = {}   # a loader class -> its TPU subclass: keyed by the class, never by its name
 
-# %% ../nbs/01_data.ipynb #a979e3ae
-def _new_tpu_dl(cls): return object.__new__(tpu_class(cls))
-
 # %% ../nbs/01_data.ipynb #02c92e39
 def tpu_class(cls):
     "`cls` (a `TfmdDL` class) with `TPUMixin` mixed in, made once per class"
@@ -673,6 +670,9 @@ def tpu_class(cls):
         _TPU_DLS[cls] = type(f'TPU{cls.__name__}', (TPUMixin, cls), {'__module__': __name__, '__reduce_ex__': reduce,
                                                                     '__doc__': f'`{cls.__name__}` with `TPUMixin`'})
     return _TPU_DLS[cls]
+
+# %% ../nbs/01_data.ipynb #a979e3ae
+def _new_tpu_dl(cls): return object.__new__(tpu_class(cls))
 
 # %% ../nbs/01_data.ipynb #777097d6
 def tpu_dl(dl, **kwargs):
