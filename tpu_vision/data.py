@@ -21,9 +21,9 @@ from .device import get_backend, atomic_write, apply_tensors, Backend, printable
 # %% auto #0
 __all__ = ['FASHION_CLASSES', 'FASHION_FILES', 'FASHION_DIRS', 'FASHION_URL', 'RUN_FILES', 'PAD_TARGET', 'read_idx',
            'tpu_vision_home', 'StorageError', 'disk_error', 'atomic_dir', 'write_image_folder', 'sample_data',
-           'fashion_mnist_idx', 'fashion_mnist', 'to_rgb', 'BadImageError', 'load_rgb', 'RGBImage', 'check_image',
-           'check_images', 'FolderLabel', 'FolderScan', 'DatasetPermissionError', 'is_run_folder', 'ImageFiles',
-           'find_images', 'scan_folder', 'n_inputs', 'PadIdx', 'TPUMixin', 'TPUDL', 'tpu_class', 'tpu_dl',
+           'fashion_dirs', 'fashion_mnist_idx', 'fashion_mnist', 'to_rgb', 'BadImageError', 'load_rgb', 'RGBImage',
+           'check_image', 'check_images', 'FolderLabel', 'FolderScan', 'DatasetPermissionError', 'is_run_folder',
+           'ImageFiles', 'find_images', 'scan_folder', 'n_inputs', 'PadIdx', 'TPUMixin', 'TPUDL', 'tpu_class', 'tpu_dl',
            'with_loaders', 'static_shapes', 'default_workers', 'channel_stats', 'norm_stats', 'as_device',
            'cache_backend', 'image_dls', 'class_balance', 'shard']
 
@@ -40,6 +40,7 @@ def read_idx(fn) -> np.ndarray:
     fn = Path(fn)
     try:
         with (gzip.open if fn.suffix == '.gz' else open)(fn, 'rb') as f: d = f.read()
+    except FileNotFoundError: raise FileNotFoundError(printable(f"{fn}: not found")) from None
     except (OSError, EOFError) as e:
         raise ValueError(printable(f"{fn} cannot be read ({e}): download it again")) from None
     if len(d) < 4 or d[:3] != b'\0\0\x08':
@@ -151,14 +152,20 @@ def _download(url, d, names):
         if not (d/f).exists(): atomic_write(d/f, lambda p: urllib.request.urlretrieve(url.rstrip('/')+'/'+f, p))
     return d
 
+# %% ../nbs/01_data.ipynb #50ee276e
+def fashion_dirs() -> list:
+    "Folders searched first for the IDX files: `$TPU_VISION_FASHION_DIRS` (`os.pathsep` between), else `FASHION_DIRS`"
+    v = os.environ.get('TPU_VISION_FASHION_DIRS')
+    return [Path(p) for p in (FASHION_DIRS if v is None else v.split(os.pathsep)) if p]
+
 # %% ../nbs/01_data.ipynb #09e3d686
-def fashion_mnist_idx(path=None, # a folder to look in (default: `FASHION_DIRS`, then `tpu_vision_home()`)
+def fashion_mnist_idx(path=None, # a folder to look in (default: `fashion_dirs()`, then `tpu_vision_home()`)
                       download:bool=False, # fetch the files from `url` if they are nowhere to be found
                       url:str=FASHION_URL, # where to fetch them from
                      ) -> Path:
     "The folder of the Fashion-MNIST IDX files, downloaded if asked"
     names = [f for fs in FASHION_FILES.values() for f in fs]
-    cands = [Path(path)] if path else [*map(Path, FASHION_DIRS), tpu_vision_home()/'fashion_mnist_idx']
+    cands = [Path(path)] if path else [*fashion_dirs(), tpu_vision_home()/'fashion_mnist_idx']
     for d in cands:
         if all((d/f).exists() for f in names): return d
     if not download: raise FileNotFoundError(f"The Fashion-MNIST IDX files ({', '.join(names)}) are not in "
