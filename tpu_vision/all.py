@@ -12,11 +12,12 @@ Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 # %% auto #0
 __all__ = ['DROP_INS', 'SHADOWED']
 
-# %% ../nbs/11_all.ipynb #a11d0002
+# %% ../nbs/11_all.ipynb #dd2f7f13
 from .device import *
 from .data import *
 from .cache import *
 from .augment import *
+from .step import *
 from .learner import *
 from .models import *
 from .optim import *

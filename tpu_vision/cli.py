@@ -410,7 +410,7 @@ def _run_dir(out, procs):
     main = procs == 1 or int(os.environ.get('RANK', 0)) == 0
     with (out_lock(out) if main else nullcontext(Path(out))) as o, _history(o) as log: yield o, log, main
 
-# %% ../nbs/10_cli.ipynb #9e349649
+# %% ../nbs/10_cli.ipynb #fd4683bd
 def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*), 'sample' or 'fashion-mnist'
           arch='resnet18', # fastai/torchvision architecture (`resnet18`), timm model name (`convnext_atto`), `tiny_cnn`
           epochs:int=3, # epochs to train (with `pretrained`: after one epoch with the body frozen)
@@ -434,7 +434,7 @@ def train(folder=None, # ImageNet-style folder (train/<class>/*, valid/<class>/*
          ) -> dict:
     "Train `arch` on `folder`, export it to `out`; the summary"
     args,t0 = dict(locals()),time.time()   # the arguments, for run.json
-    import tpu_vision.parallel, tpu_vision.optim  # `to_tpu(devices=, precision=)`
+    import tpu_vision.learner  # `to_tpu(devices=, precision=)`
     from tpu_vision.export import export_learner   # atomic, portable, its sha256 recorded
     arch_fn,n,path = _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool, download)
     from tpu_vision.parallel import ddp_ctx   # fastai's DDP (07_parallel)

@@ -20,9 +20,9 @@ from fastcore.xtras import modified_env
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'TORCHTPU_TORCH', 'tpu_chips', 'is_installed',
            'find_backend', 'tpu_runtime', 'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'printable', 'atomic_write',
            'threaded_prefetch', 'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'pjrt_problem',
-           'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend', 'backend_class', 'native', 'SPMDBackend',
-           'spmd_backend', 'write_once', 'counters', 'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache',
-           'compile_cache_info', 'report', 'describe']
+           'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend', 'backend_class', 'unusable', 'native',
+           'SPMDBackend', 'spmd_backend', 'write_once', 'counters', 'graph_log', 'host_copies', 'compile_cache_key',
+           'trim_cache', 'compile_cache_info', 'report', 'describe']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -233,11 +233,13 @@ def threaded_prefetch(batches, # an iterable of batches
             yield item
     finally: stop.set(); t.join()
 
-# %% ../nbs/00_device.ipynb #86acb09d
+# %% ../nbs/00_device.ipynb #b6a8acee
 class Backend:
     "One backend's device and what to do on it"
     name,fast_dtype,autocast_type = 'cpu',torch.bfloat16,'cpu'
     native_ops = frozenset({'grid_sample', 'area'})  # ops with a native kernel here (02_augment asks)
+    lazy,targets_tpu,on_host,pod = False,False,False,False   # what the step asks of a backend: see below
+    compile_cache_loads = False   # can this build load compiled graphs back from disk (`use_compile_cache`)?
     def __init__(self, device=None): self.device = torch.device(device or self.name)
     @property
     def kind(self): return f'CPU ({platform.machine()})' if platform.machine() else 'CPU'
@@ -249,7 +251,13 @@ class Backend:
     def world_size(self): return torch.distributed.get_world_size() if self._dist() else 1
     @property
     def is_master(self): return self.rank == 0
+    @property
+    def process_count(self): return self.world_size   # processes that run this program (DDP's, or a pod's hosts)
+    @property
+    def process_index(self): return self.rank
     def _dist(self): return torch.distributed.is_available() and torch.distributed.is_initialized()
+    @classmethod
+    def use_compile_cache(cls, root): "Keep compiled graphs under `root` for later processes; eager: nothing to keep"
     def sync(self): "End of a step: launch what was traced (XLA); nothing to do on eager devices"
     def wait(self): "Block until the device has finished all queued work"
     def reduce_gradients(self, opt): "Average `opt`'s gradients over the replicas; eager backends leave this to DDP"
@@ -283,8 +291,10 @@ class Backend:
     def __repr__(self):
         return f'{type(self).__name__}({self.name}: {self.device}, {self.kind}, {self.device_count} device(s))'
 
-# %% ../nbs/00_device.ipynb #aba84759
-class CPUBackend(Backend): "The CPU, eager; bf16 autocast"
+# %% ../nbs/00_device.ipynb #ddb1c604
+class CPUBackend(Backend):
+    "The CPU, eager; bf16 autocast"
+    on_host = True
 
 # %% ../nbs/00_device.ipynb #eb8e1faf
 class CUDABackend(Backend):
@@ -361,11 +371,11 @@ def grads_of(opt) -> list:
     groups = getattr(opt, 'param_lists', None) or [g['params'] for g in opt.param_groups]
     return [p.grad for ps in groups for p in ps if p.grad is not None]
 
-# %% ../nbs/00_device.ipynb #c3da6b0e
+# %% ../nbs/00_device.ipynb #3ea2c9ec
 class XLABackend(Backend):
     "PyTorch/XLA: a TPU, or XLA on the CPU; bf16 autocast"
     name,fast_dtype,autocast_type = 'xla',torch.bfloat16,'xla'
-    native_ops = frozenset()
+    native_ops,lazy,targets_tpu = frozenset(),True,True
     def __init__(self, device=None):
         if not os.environ.get('PJRT_DEVICE'): os.environ['PJRT_DEVICE'] = 'TPU' if tpu_chips() else 'CPU'
         self.torch_xla,self.xm,self.xr = _import_xla()
@@ -381,6 +391,10 @@ class XLABackend(Backend):
     def rank(self): return self.xr.global_ordinal()
     @property
     def world_size(self): return self.xr.world_size()
+    @property
+    def process_count(self): return self.xr.process_count()   # hosts of a pod; 1 on one host
+    @property
+    def process_index(self): return self.xr.process_index()
     def sync(self): self.torch_xla.sync()
     def wait(self): self.xm.wait_device_ops()
     def reduce_gradients(self, opt):
@@ -446,11 +460,12 @@ def _tt_quiet():
     with warnings.catch_warnings():
         warnings.filterwarnings('ignore', message='<TorchTpu/ApiStage/'); yield
 
-# %% ../nbs/00_device.ipynb #6b0564fc
+# %% ../nbs/00_device.ipynb #d333dc69
 class TorchTPUBackend(Backend):
     "TorchTPU: a native `tpu` device, eager ops deferred and fused; bf16"
     name,fast_dtype,autocast_type,native_ops = 'tpu',torch.bfloat16,'tpu',frozenset()
     eager,dist_backend = 'DEFER_AND_FUSE','tpu'   # a `torch.tpu.EagerMode` name; torch.distributed's backend
+    targets_tpu = True
     def __init__(self, device=None):
         self.torch_tpu = _import_torch_tpu()
         super().__init__(device or 'tpu'); self.set_eager_mode(self.eager)
@@ -532,6 +547,26 @@ def backend_class(device) -> type:
     if isinstance(device, Backend): return type(device)
     return _BACKENDS[device if isinstance(device, str) and device in _BACKENDS else torch.device(device).type]
 
+# %% ../nbs/00_device.ipynb #06b70bcd
+_NO = {'cuda': "no CUDA GPU is usable here (torch.cuda.is_available() is False); use auto or cpu",
+       'mps': "no Apple GPU (MPS) is usable here; use --device auto or cpu",
+       'xla': "torch_xla is not installed; `pip install 'tpu-vision[xla]'`, or use --device auto"}
+
+# %% ../nbs/00_device.ipynb #028cab56
+def _unusable(name):
+    "Why backend `name` cannot train here, or None"
+    if name == 'cuda': return None if torch.cuda.is_available() else _NO['cuda']
+    mps = getattr(torch.backends, 'mps', None)
+    if name == 'mps': return None if mps and mps.is_available() else _NO['mps']
+    if name == 'xla': return pjrt_problem() if is_installed('torch_xla') else _NO['xla']
+    if name == 'tpu' and not is_installed('torch_tpu') and not (is_installed('torch_xla') and tpu_chips()):
+        return f"no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)"
+
+# %% ../nbs/00_device.ipynb #eb54f46c
+def unusable(device:str) -> str|None: # one of `BACKENDS`, or 'auto'
+    "Why backend `device` cannot train here, found without starting it; None if it can"
+    return None if device in (None, 'auto') else _unusable(find_backend(device))
+
 # %% ../nbs/00_device.ipynb #c61346a9
 def native(device, # a `torch.device`, its type, or a `Backend`
            op:str, # e.g. 'grid_sample'
@@ -611,9 +646,12 @@ class SPMDBackend(XLABackend):
         # backward in the calling thread: an autograd engine started by an earlier CPU backward has no queue for XLA
         torch.autograd.set_multithreading_enabled(False)
 
-# %% ../nbs/00_device.ipynb #5bcb762a
+# %% ../nbs/00_device.ipynb #2c2c23ae
 @patch(as_prop=True)
 def n_devices(self:SPMDBackend) -> int: "Devices in the mesh"; return int(self.mesh.size())
+
+@patch(as_prop=True)
+def pod(self:SPMDBackend) -> bool: "One program over several hosts?"; return self.process_count > 1
 
 @patch(as_prop=True)
 def is_master(self:SPMDBackend) -> bool:
