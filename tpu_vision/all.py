@@ -12,7 +12,8 @@ Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 # %% auto #0
 __all__ = ['DROP_INS', 'SHADOWED']
 
-# %% ../nbs/11_all.ipynb #a11d0002
+# %% ../nbs/11_all.ipynb #e9a68ec5
+from .files import *
 from .device import *
 from .data import *
 from .cache import *
