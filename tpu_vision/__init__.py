@@ -11,6 +11,7 @@ Modules:
 - `tpu_vision.distill`: Knowledge distillation on any backend: a big teacher's logits train a small student inside the same compiled step
 - `tpu_vision.edge`: OpenVINO for Intel CPUs, LiteRT (`.tflite`) for phones and Coral's Edge TPU: each checked to predict what the model does
 - `tpu_vision.export`: Train on a TPU, predict anywhere: fastai's pickle, safe weights, ONNX and int8
+- `tpu_vision.files`: Every file tpu_vision writes: whole or not at all, by one writer, under a lock, and trusted only if written here
 - `tpu_vision.learner`: `learn.to_tpu()`: fastai training on a TPU at hand-written-loop speed
 - `tpu_vision.models`: Torchvision and timm models by name on the XLA device, with pretrained weights that come from this machine only
 - `tpu_vision.optim`: Mixed precision, gradient accumulation, clipping, checkpointing, optimizers and a non-finite guard that do the right thing on every backend

@@ -13,6 +13,7 @@ Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 __all__ = ['DROP_INS', 'SHADOWED']
 
 # %% ../nbs/11_all.ipynb #dd2f7f13
+from .files import *
 from .device import *
 from .data import *
 from .cache import *

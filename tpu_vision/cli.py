@@ -191,23 +191,18 @@ def _check_train(folder, arch, epochs, bs, size, lr, device, devices, stem_pool=
 # %% ../nbs/10_cli.ipynb #0d11fff6
 _LOCK = '.tpu-vision.lock'
 
-# %% ../nbs/10_cli.ipynb #184227ba
+# %% ../nbs/10_cli.ipynb #a9cef683
 @contextmanager
 def out_lock(out):
     "Lock `out` for this run during the block"
-    import fcntl
+    from tpu_vision.files import lock_file, LockHeld
     out = Path(out)
     if out.exists() and not out.is_dir(): raise UsageError(f"--out {out}: is a file; give a folder")
-    try: out.mkdir(parents=True, exist_ok=True); f = open(out/_LOCK, 'a+')
+    try: lock = lock_file(out/_LOCK, wait=False)
+    except LockHeld as e: raise UsageError(f"another tpu-vision run is writing to {out} (pid {e.pid}): "
+                                           "wait for it or pass another --out") from None
     except OSError as e: raise UsageError(f"--out {out}: can't write there ({e.strerror})") from None
-    with f:
-        try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0); pid = f.read().strip() or '?'
-            raise UsageError(f"another tpu-vision run is writing to {out} (pid {pid}): "
-                             "wait for it or pass another --out") from None
-        f.seek(0); f.truncate(); f.write(str(os.getpid())); f.flush()
-        yield out
+    with lock: yield out
 
 # %% ../nbs/10_cli.ipynb #d43d655c
 def _fmt(v): return v if isinstance(v, str) else f'{v:.4f}' if isinstance(v, float) else str(v)

@@ -27,17 +27,20 @@ from fastai.torch_core import TensorImageBW
 from fastai.vision.augment import Resize, RandomResizedCrop
 from fastai.vision.learner import create_vision_model, create_timm_model
 from .device import *
-from .data import RGBImage, tpu_vision_home
+from .data import RGBImage
+from .files import (sha256_record, file_sha256, trusted_dir, trust_sha256, sha256_trusted, trust_file,
+                              record_sha256, writable_out, write_out)
+_all_ = ['sha256_record', 'file_sha256', 'trusted_dir', 'trust_sha256', 'sha256_trusted', 'trust_file', 'record_sha256',
+         'writable_out']   # 00a_files'; importable from here as before
 from .step import EpochMetric, tpu_backend, plain_callback
 
 # %% auto #0
 __all__ = ['MAX_SIDE', 'MAX_CLASSES', 'FORMATS', 'register_arch', 'arch_spec', 'build_model', 'portable_dls', 'writes_files',
-           'sha256_record', 'file_sha256', 'trusted_dir', 'trust_sha256', 'sha256_trusted', 'trust_file',
-           'record_sha256', 'writable_out', 'export_learner', 'UntrustedPickle', 'trusted_bytes', 'load_pkl',
-           'manifest', 'check_manifest', 'Predictor', 'cpu_model', 'sidecar', 'write_json', 'example_input',
-           'save_safe', 'existing_file', 'parse_manifest', 'checked_predictor', 'load_safe', 'save_onnx', 'load_onnx',
-           'quantize_dynamic', 'gptq', 'quantize_static', 'save_int8', 'load_int8', 'images_batches', 'calib_batches',
-           'export_model']
+           'export_learner', 'UntrustedPickle', 'trusted_bytes', 'load_pkl', 'manifest', 'check_manifest', 'Predictor',
+           'cpu_model', 'sidecar', 'write_json', 'example_input', 'save_safe', 'existing_file', 'parse_manifest',
+           'checked_predictor', 'load_safe', 'save_onnx', 'load_onnx', 'quantize_dynamic', 'gptq', 'quantize_static',
+           'save_int8', 'load_int8', 'images_batches', 'calib_batches', 'export_model', 'sha256_record', 'file_sha256',
+           'trusted_dir', 'trust_sha256', 'sha256_trusted', 'trust_file', 'record_sha256', 'writable_out']
 
 # %% ../nbs/06_export.ipynb #7c87e5fd
 _ARCHS = {}
@@ -240,97 +243,29 @@ def _by_value(pm):
     try: yield
     finally: pm.unregister_pickle_by_value(tpu_vision)
 
-# %% ../nbs/06_export.ipynb #7610f61b
-def sha256_record(fname) -> Path:
-    "Where `export` notes pickle `fname`'s sha256 (not trust)"
-    return Path(str(fname) + '.sha256')
-
-# %% ../nbs/06_export.ipynb #28610502
-def file_sha256(fname, # any file
-                chunk:int=1<<20, # bytes read at a time
-               ) -> str:
-    "The sha256 of file `fname`, a chunk at a time"
-    h = hashlib.sha256()
-    with open(fname, 'rb') as f:
-        while b := f.read(chunk): h.update(b)
-    return h.hexdigest()
-
-# %% ../nbs/06_export.ipynb #d4a5de90
-def trusted_dir() -> Path:
-    "`tpu_vision_home()/'trusted'`: a file per sha256 exported here"
-    return tpu_vision_home()/'trusted'
-
-# %% ../nbs/06_export.ipynb #a5df232a
-def _hex64(h) -> bool:
-    "Is `h` 64 lowercase hex digits?"
-    return isinstance(h, str) and len(h) == 64 and all(c in '0123456789abcdef' for c in h)
-
-# %% ../nbs/06_export.ipynb #4887f888
-def trust_sha256(h:str, # a sha256, 64 lowercase hex digits
-                 note:str='', # what it is (a path), for people reading the folder
-                ) -> Path:
-    "Record in `trusted_dir()` that this machine wrote bytes of sha256 `h`"
-    if not _hex64(h): raise ValueError(f"{h!r} is not a sha256 (64 lowercase hex digits)")
-    return atomic_write(trusted_dir()/h, lambda p: Path(p).write_text(f'{note}\n'))
-
-# %% ../nbs/06_export.ipynb #e988b571
-def sha256_trusted(h:str) -> bool:
-    "Did this machine record sha256 `h` (`trust_sha256`)?"
-    return _hex64(h) and (trusted_dir()/h).is_file()
-
-# %% ../nbs/06_export.ipynb #e370889c
-def trust_file(fname) -> str:
-    "Trust file `fname`, written here; its sha256"
-    trust_sha256(h := file_sha256(fname), str(Path(fname).absolute()))
-    return h
-
-# %% ../nbs/06_export.ipynb #d371273c
-def record_sha256(fname) -> Path:
-    "Trust pickle `fname` and note its sha256 beside it"
-    fname = Path(fname)
-    h = trust_file(fname)
-    return atomic_write(sha256_record(fname), lambda p: Path(p).write_text(f'{h}  {fname.name}\n'))
-
-# %% ../nbs/06_export.ipynb #4858c810
-_KINDS = {stat.S_ISDIR: 'a folder', stat.S_ISCHR: 'a character device', stat.S_ISBLK: 'a block device',
-          stat.S_ISFIFO: 'a FIFO', stat.S_ISSOCK: 'a socket'}
-
-# %% ../nbs/06_export.ipynb #2991d491
-def writable_out(fname) -> Path:
-    "`fname` if an export may replace it, else a `ValueError`"
-    fname = Path(fname)
-    try: mode = os.lstat(fname).st_mode
-    except OSError: return fname   # absent (or unreadable: the write says why)
-    if stat.S_ISREG(mode) or stat.S_ISLNK(mode): return fname
-    kind = next((k for f,k in _KINDS.items() if f(mode)), 'not a regular file')
-    raise ValueError(f"{fname}: exists and is {kind}, which an export would replace: give a new file's path "
-                     "(or an earlier export's) instead")
-
-# %% ../nbs/06_export.ipynb #40868f77
-def _write_file(fname, write) -> Path:
-    "`atomic_write` to a `writable_out` `fname`"
-    return atomic_write(writable_out(fname), write)
-
 # %% ../nbs/06_export.ipynb #9a441c1b
 def _on_pod(learn) -> bool:
     "Is `learn` on an SPMD mesh over several hosts?"
     b = tpu_backend(learn)
     return isinstance(b, SPMDBackend) and b.xr.process_count() > 1
 
-# %% ../nbs/06_export.ipynb #267825b1
+# %% ../nbs/06_export.ipynb #5daf2abf
 def _export_pod(write, # `write(file)` pickles the export into `file`
-                fname) -> Path:
+                fname, # the file host 0 writes
+                host:int=0, # this host (`process_index`)
+                barrier=None, # waits for every host (`SPMDBackend.barrier`)
+               ) -> Path:
     "Every host pickles; host 0 writes `fname`"
     buf = io.BytesIO(); write(buf); data = buf.getvalue()
-    fn,h = write_once(lambda p: Path(p).write_bytes(data), fname),hashlib.sha256(data).hexdigest()
+    fn,h = write_once(lambda p: Path(p).write_bytes(data), fname, host, barrier),hashlib.sha256(data).hexdigest()
     trust_sha256(h, str(fn.absolute()))   # every host: each may have a `tpu_vision_home` of its own
-    write_once(lambda p: Path(p).write_text(f'{h}  {fn.name}\n'), sha256_record(fn))
+    write_once(lambda p: Path(p).write_text(f'{h}  {fn.name}\n'), sha256_record(fn), host, barrier)
     return fn
 
 # %% ../nbs/06_export.ipynb #af9691e2
 _EXPORTING = threading.Lock()   # the by-value registry and the warning filters are global: one export at a time
 
-# %% ../nbs/06_export.ipynb #9f2f6c9a
+# %% ../nbs/06_export.ipynb #d3d6755b
 def export_learner(learn, # any fastai `Learner`, on any device
                    fname='export.pkl', # in `learn.path`
                    pickle_module=cloudpickle, # fastai's default; `pickle`: tpu_vision's classes are names to import
@@ -342,8 +277,8 @@ def export_learner(learn, # any fastai `Learner`, on any device
     def write(p): torch.save(res, p, pickle_module=pm, pickle_protocol=pickle_protocol)
     with _EXPORTING, _by_value(pickle_module), warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        if pod: return _export_pod(write, learn.path/fname)
-        fn = _write_file(learn.path/fname, write)
+        if pod: b = tpu_backend(learn); return _export_pod(write, learn.path/fname, b.xr.process_index(), b.barrier)
+        fn = write_out(learn.path/fname, write)
     record_sha256(fn)
     return fn
 
@@ -789,11 +724,11 @@ def sidecar(fname) -> Path:
     "The readable copy of the manifest inside `fname`"
     return Path(fname).with_name(Path(fname).name + '.json')
 
-# %% ../nbs/06_export.ipynb #cfa39d18
+# %% ../nbs/06_export.ipynb #f968afd0
 def write_json(fname, # the file (replaced whole, atomically)
                obj): # anything `json.dumps` takes
     "Write `obj` as indented JSON to `fname`, atomically"
-    return _write_file(fname, lambda p: Path(p).write_text(json.dumps(obj, indent=1)))
+    return write_out(fname, lambda p: Path(p).write_text(json.dumps(obj, indent=1)))
 
 # %% ../nbs/06_export.ipynb #b36273c9
 def example_input(man:dict, # a manifest
@@ -802,7 +737,7 @@ def example_input(man:dict, # a manifest
     "A random batch of the model's input shape"
     return torch.randn(bs, *man['input']['shape'][1:])
 
-# %% ../nbs/06_export.ipynb #ddba0e25
+# %% ../nbs/06_export.ipynb #fa6c099d
 def save_safe(model, # the model (on any device: a CPU copy is saved)
               man:dict, # its manifest, with an `arch` that rebuilds it
               fname, # the .safetensors file to write
@@ -815,7 +750,7 @@ def save_safe(model, # the model (on any device: a CPU copy is saved)
     def write(p):
         mode = os.stat(p).st_mode   # `atomic_write`'s, the umask's; safetensors makes its file 0600
         save_model(model, str(p), metadata={'tpu_vision': json.dumps(man)}); os.chmod(p, mode)
-    _write_file(fname, write)
+    write_out(fname, write)
     write_json(sidecar(fname), man)
     return fname
 
@@ -922,7 +857,7 @@ def _write_onnx(model, man, fname, opset):
     m.metadata_props.add(key='tpu_vision', value=json.dumps(man))
     onnx.save(m, str(fname))
 
-# %% ../nbs/06_export.ipynb #266cb226
+# %% ../nbs/06_export.ipynb #5c2a9542
 def save_onnx(model, # the model (on any device: a CPU copy is exported)
               man:dict, # its manifest
               fname, # the .onnx file to write
@@ -932,7 +867,7 @@ def save_onnx(model, # the model (on any device: a CPU copy is exported)
     model,fname = cpu_model(model),Path(fname)
     axes = {'input': {0: 'batch'}, 'output': {0: 'batch'}}
     man = {**man, 'onnx': dict(input='input', output='output', dynamic_axes=axes, opset=opset)}
-    _write_file(fname, lambda p: _write_onnx(model, man, p, opset))
+    write_out(fname, lambda p: _write_onnx(model, man, p, opset))
     write_json(sidecar(fname), man)
     return fname
 
@@ -1104,7 +1039,7 @@ def quantize_static(model, # the float model (on any device)
             for b in batches: m(b)
         return qfx.convert_fx(m)
 
-# %% ../nbs/06_export.ipynb #0aa0bc58
+# %% ../nbs/06_export.ipynb #e002ec5a
 def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
               man:dict, # its manifest
               fname, # the TorchScript file to write
@@ -1114,7 +1049,7 @@ def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter('ignore')
         ts = torch.jit.trace(qmodel.eval(), example_input(man))
-    _write_file(fname, lambda p: torch.jit.save(ts, str(p), _extra_files={'tpu_vision.json': json.dumps(man)}))
+    write_out(fname, lambda p: torch.jit.save(ts, str(p), _extra_files={'tpu_vision.json': json.dumps(man)}))
     trust_file(fname)   # TorchScript is code: `load_int8` loads what this machine wrote
     write_json(sidecar(fname), man)
     return fname
