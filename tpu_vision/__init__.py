@@ -15,6 +15,7 @@ Modules:
 - `tpu_vision.models`: Torchvision and timm models by name on the XLA device, with pretrained weights that come from this machine only
 - `tpu_vision.optim`: Mixed precision, gradient accumulation, clipping, checkpointing, optimizers and a non-finite guard that do the right thing on every backend
 - `tpu_vision.parallel`: `learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs
+- `tpu_vision.recipe`: The main job's recipe, written once: its defaults, its `Learner`, and the versions a run records
 - `tpu_vision.test_utils`: The small models, folders and processes the notebooks' tests share
 - `tpu_vision.tune`: `tune(folder)`: the main job's training as Ray Tune trials, one per TPU chip, with bad trials stopped early"""
 
