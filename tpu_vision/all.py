@@ -12,13 +12,17 @@ Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 # %% auto #0
 __all__ = ['DROP_INS', 'SHADOWED']
 
-# %% ../nbs/11_all.ipynb #a11d0002
+# %% ../nbs/11_all.ipynb #d9575380
 from .device import *
+from .images import *
+from .loaders import *
 from .data import *
 from .cache import *
+from .sampling import *
 from .augment import *
 from .learner import *
 from .models import *
+from .recipe import *
 from .optim import *
 from .distill import *
 from .parallel import *
