@@ -15,12 +15,16 @@ __all__ = ['DROP_INS', 'SHADOWED']
 # %% ../nbs/11_all.ipynb #dd2f7f13
 from .files import *
 from .device import *
+from .images import *
+from .loaders import *
 from .data import *
 from .cache import *
+from .sampling import *
 from .augment import *
 from .step import *
 from .learner import *
 from .models import *
+from .recipe import *
 from .optim import *
 from .distill import *
 from .parallel import *
