@@ -188,12 +188,13 @@ def threaded_prefetch(batches, # an iterable of batches
             yield item
     finally: stop.set(); t.join()
 
-# %% ../nbs/00_device.ipynb #b6a8acee
+# %% ../nbs/00_device.ipynb #08a57ea5
 class Backend:
     "One backend's device and what to do on it"
     name,fast_dtype,autocast_type = 'cpu',torch.bfloat16,'cpu'
     native_ops = frozenset({'grid_sample', 'area'})  # ops with a native kernel here (02_augment asks)
     lazy,targets_tpu,on_host,pod = False,False,False,False   # what the step asks of a backend: see below
+    compile_backend,compiles_by_default = 'inductor',False   # `torch.compile`'s backend here; `to_tpu(compile='auto')`
     compile_cache_loads = False   # can this build load compiled graphs back from disk (`use_compile_cache`)?
     def __init__(self, device=None): self.device = torch.device(device or self.name)
     @property
@@ -251,10 +252,11 @@ class CPUBackend(Backend):
     "The CPU, eager; bf16 autocast"
     on_host = True
 
-# %% ../nbs/00_device.ipynb #eb8e1faf
+# %% ../nbs/00_device.ipynb #8ab5e71f
 class CUDABackend(Backend):
     "An NVIDIA GPU; fp16 autocast (with a grad scaler)"
     name,fast_dtype,autocast_type = 'cuda',torch.float16,'cuda'
+    compiles_by_default = True   # a compiled step is what makes an eager GPU fast
     def __init__(self, device=None): super().__init__(device or f'cuda:{torch.cuda.current_device()}')
     @property
     def kind(self): return torch.cuda.get_device_name(self.device)
@@ -415,12 +417,12 @@ def _tt_quiet():
     with warnings.catch_warnings():
         warnings.filterwarnings('ignore', message='<TorchTpu/ApiStage/'); yield
 
-# %% ../nbs/00_device.ipynb #d333dc69
+# %% ../nbs/00_device.ipynb #cf36d3c3
 class TorchTPUBackend(Backend):
     "TorchTPU: a native `tpu` device, eager ops deferred and fused; bf16"
     name,fast_dtype,autocast_type,native_ops = 'tpu',torch.bfloat16,'tpu',frozenset()
     eager,dist_backend = 'DEFER_AND_FUSE','tpu'   # a `torch.tpu.EagerMode` name; torch.distributed's backend
-    targets_tpu = True
+    targets_tpu,compile_backend,compiles_by_default = True,'tpu',True   # graph mode: torch.compile(backend='tpu')
     def __init__(self, device=None):
         self.torch_tpu = _import_torch_tpu()
         super().__init__(device or 'tpu'); self.set_eager_mode(self.eager)
@@ -700,14 +702,22 @@ def _metrics():
     import torch_xla.debug.metrics as met
     return met
 
-# %% ../nbs/00_device.ipynb #e5d918cb
-def _snapshot():
-    met = _metrics()
-    if met is None: return {k:0 for k in _COUNTS}, {}
-    counts = {k:(met.metric_data(v) or (0,))[0] for k,v in _COUNTS.items()}
-    return counts, {n:met.counter_value(n) for n in met.counter_names() if n.startswith('aten::')}
+# %% ../nbs/00_device.ipynb #c830eb3e
+def _dynamo_counts() -> tuple:
+    "(graphs compiled, graph breaks) by dynamo so far"
+    if 'torch._dynamo.utils' not in sys.modules: return 0, 0
+    c = sys.modules['torch._dynamo.utils'].counters
+    return c['stats']['unique_graphs'],sum(c['graph_break'].values())
 
-# %% ../nbs/00_device.ipynb #fee5948d
+# %% ../nbs/00_device.ipynb #3492d481
+def _snapshot():
+    met,(graphs,breaks) = _metrics(),_dynamo_counts()
+    if met is None: counts,fb = {k:0 for k in _COUNTS},{}
+    else: counts,fb = {k:(met.metric_data(v) or (0,))[0] for k,v in _COUNTS.items()},{
+        n:met.counter_value(n) for n in met.counter_names() if n.startswith('aten::')}
+    return {**counts, 'compiles': counts['compiles']+graphs, 'graph_breaks': breaks}, fb
+
+# %% ../nbs/00_device.ipynb #cd5731bf
 class counters:
     "What XLA did inside `with`: compilations, transfers, fallbacks"
     def __init__(self, sync=True): self.sync = sync  # `sync`: end the traced step on exit and wait, so all of it counts
@@ -718,11 +728,12 @@ class counters:
         if self.sync and _metrics() is not None:
             sys.modules['torch_xla'].sync(); sys.modules['torch_xla'].core.xla_model.wait_device_ops()
         (c1,f1),self.seconds = _snapshot(),time.perf_counter()-self.t0
-        for k in _COUNTS: setattr(self, k, c1[k]-self._c0[k])
+        for k in c1: setattr(self, k, c1[k]-self._c0[k])
         self.fallbacks = {n:v-self._f0.get(n,0) for n,v in f1.items() if v-self._f0.get(n,0)}
     def as_dict(self):
         "The counts, the fallbacks and the seconds, as a dict"
-        return {**{k:getattr(self,k) for k in _COUNTS}, 'fallbacks':self.fallbacks, 'seconds':round(self.seconds,3)}
+        return {**{k:getattr(self,k) for k in (*_COUNTS, 'graph_breaks')}, 'fallbacks':self.fallbacks,
+                'seconds':round(self.seconds,3)}
     def __repr__(self):
         if not hasattr(self, 'seconds'): return 'counters(running)'
         fb = ', '.join(f'{k[6:]}×{v}' for k,v in self.fallbacks.items()) or 'none'

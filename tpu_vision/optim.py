@@ -25,7 +25,7 @@ from .step import tpu_backend
 # %% auto #0
 __all__ = ['PRECISIONS', 'precision_for', 'AutoMixedPrecision', 'apply_precision', 'AccumulateGradients', 'GradAccumMixin',
            'GradientClipping', 'checkpointed', 'find_blocks', 'GradientCheckpointing', 'without_checkpointing',
-           'SkipNonFinite', 'NonFiniteWarning']
+           'SkipNonFinite', 'NonFiniteWarning', 'compile_backend_for', 'CompiledStep', 'apply_compile']
 
 # %% ../nbs/04_optim.ipynb #f5223c8b
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
@@ -290,3 +290,42 @@ def check(self:SkipNonFinite):
 # %% ../nbs/04_optim.ipynb #7e96beb7
 @patch
 def before_validate(self:SkipNonFinite): self.check()
+
+# %% ../nbs/04_optim.ipynb #254c34cd
+def compile_backend_for(b, # a `Backend` (or its class)
+                        compile='auto', # `to_tpu`'s: 'auto', True, False, or a `torch.compile` backend's name
+                       ) -> str|None:
+    "`torch.compile`'s backend for `compile` on `b`, or None"
+    if compile is None or compile is False or compile == 'auto' and not b.compiles_by_default: return None
+    if b.lazy: raise ValueError(f"to_tpu(compile={compile!r}): {b.name} compiles its lazily traced graphs itself; "
+                                "leave compile out (or pass compile=False)")
+    return b.compile_backend if compile is True or compile == 'auto' else _check_compiler(compile)
+
+# %% ../nbs/04_optim.ipynb #be2a2d24
+def _check_compiler(name):
+    "`name`, if `torch.compile` has that backend"
+    import torch._dynamo
+    if name in (ok := torch._dynamo.list_backends(exclude_tags=())): return name
+    raise ValueError(f"to_tpu(compile={name!r}): not a torch.compile backend; use True, False or one of "
+                     f"{', '.join(ok)}")
+
+# %% ../nbs/04_optim.ipynb #93f609ab
+class CompiledStep(Callback):
+    "`learn.model`, `torch.compile`d, in every batch"
+    order = -40   # no event of its own: 03_learner's `TPULearnerMixin._do_one_batch` calls `forward`
+    def __init__(self, backend:str='inductor'): self.backend,self._fn = backend,None
+    def forward(self, *xb):
+        "`learn.model(*xb)`, compiled"
+        m = self.learn.model
+        if self._fn is None or self._fn._orig_mod is not m: self._fn = torch.compile(m, backend=self.backend)
+        return self._fn(*xb)
+    def __getstate__(self): return {**self.__dict__, '_fn': None}   # a compiled module does not pickle
+
+# %% ../nbs/04_optim.ipynb #2f304a4b
+def apply_compile(learn:Learner, # a Learner (after `to_tpu`: its backend's compiler)
+                  compile='auto', # `to_tpu`'s `compile`
+                 ) -> Learner:
+    "Give `learn` the `CompiledStep` `compile` asks for"
+    learn.remove_cbs([cb for cb in learn.cbs if isinstance(cb, CompiledStep)])
+    be = compile_backend_for(_backend_of(learn), compile)
+    return learn if be is None else learn.add_cb(CompiledStep(be))
