@@ -291,6 +291,14 @@ def check(self:SkipNonFinite):
 @patch
 def before_validate(self:SkipNonFinite): self.check()
 
+# %% ../nbs/04_optim.ipynb #be2a2d24
+def _check_compiler(name):
+    "`name`, if `torch.compile` has that backend"
+    import torch._dynamo
+    if name in (ok := torch._dynamo.list_backends(exclude_tags=())): return name
+    raise ValueError(f"to_tpu(compile={name!r}): not a torch.compile backend; use True, False or one of "
+                     f"{', '.join(ok)}")
+
 # %% ../nbs/04_optim.ipynb #254c34cd
 def compile_backend_for(b, # a `Backend` (or its class)
                         compile='auto', # `to_tpu`'s: 'auto', True, False, or a `torch.compile` backend's name
@@ -300,14 +308,6 @@ def compile_backend_for(b, # a `Backend` (or its class)
     if b.lazy: raise ValueError(f"to_tpu(compile={compile!r}): {b.name} compiles its lazily traced graphs itself; "
                                 "leave compile out (or pass compile=False)")
     return b.compile_backend if compile is True or compile == 'auto' else _check_compiler(compile)
-
-# %% ../nbs/04_optim.ipynb #be2a2d24
-def _check_compiler(name):
-    "`name`, if `torch.compile` has that backend"
-    import torch._dynamo
-    if name in (ok := torch._dynamo.list_backends(exclude_tags=())): return name
-    raise ValueError(f"to_tpu(compile={name!r}): not a torch.compile backend; use True, False or one of "
-                     f"{', '.join(ok)}")
 
 # %% ../nbs/04_optim.ipynb #93f609ab
 class CompiledStep(Callback):
