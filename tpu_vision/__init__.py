@@ -10,6 +10,7 @@ Modules:
 - `tpu_vision.device`: One place that knows which accelerator you have: detection, sync, optimizer step, autocast, counters
 - `tpu_vision.distill`: Knowledge distillation on any backend: a big teacher's logits train a small student inside the same compiled step
 - `tpu_vision.edge`: OpenVINO for Intel CPUs, LiteRT (`.tflite`) for phones and Coral's Edge TPU: each checked to predict what the model does
+- `tpu_vision.evaluate`: How good a model is on a folder of images: top-1, top-5, each class, the confusion matrix
 - `tpu_vision.export`: Train on a TPU, predict anywhere: fastai's pickle, safe weights, ONNX and int8
 - `tpu_vision.learner`: `learn.to_tpu()`: fastai training on a TPU at hand-written-loop speed
 - `tpu_vision.models`: Torchvision and timm models by name on the XLA device, with pretrained weights that come from this machine only
