@@ -17,6 +17,7 @@ Modules:
 - `tpu_vision.optim`: Mixed precision, gradient accumulation, clipping, checkpointing, optimizers and a non-finite guard that do the right thing on every backend
 - `tpu_vision.parallel`: `learn.to_tpu(devices=8)`: every device of a host from one process (SPMD), sharded parameters (FSDPv2), DDP for GPUs
 - `tpu_vision.test_utils`: The small models, folders and processes the notebooks' tests share
-- `tpu_vision.tune`: `tune(folder)`: the main job's training as Ray Tune trials, one per TPU chip, with bad trials stopped early"""
+- `tpu_vision.tune`: `tune(folder)`: the main job's training as Ray Tune trials, one per TPU chip, with bad trials stopped early
+- `tpu_vision.vitis`: AMD's FPGAs and NPUs: an XINT8 ONNX model quantized by AMD Quark, for ONNX Runtime's Vitis AI execution provider"""
 
 __version__ = "0.0.1"

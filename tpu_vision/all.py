@@ -13,7 +13,7 @@ Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 # %% auto #0
 __all__ = ['DROP_INS', 'SHADOWED']
 
-# %% ../nbs/11_all.ipynb #c280ed7f
+# %% ../nbs/11_all.ipynb #1f4bf018
 from .device import *
 from .data import *
 from .cache import *
@@ -25,6 +25,7 @@ from .distill import *
 from .parallel import *
 from .export import *
 from .edge import *
+from .vitis import *
 from .evaluate import *
 from .tune import *
 import fastai.vision.all as _fastai

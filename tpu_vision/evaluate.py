@@ -59,11 +59,11 @@ def model_vocab(model, # a `Learner`, a `Predictor`, or a function (see `class_p
     if v is None: raise ValueError("the model does not say its classes: pass vocab=[...] in its output order")
     return [str(o) for o in v]
 
-# %% ../nbs/09_evaluate.ipynb #e792bd94
+# %% ../nbs/09_evaluate.ipynb #bc7dbd94
 def known_items(scan, # a `FolderScan`
                 vocab:list, # the model's classes
                ) -> tuple:
-    "`(items, targets, unknown)`: the images of classes in `vocab`, their class indices, the other classes' counts"
+    "`(items, targets, unknown)` of `scan` for `vocab`"
     o2i = {v:i for i,v in enumerate(vocab)}
     keep = [i for i,l in enumerate(scan.labels) if l in o2i]
     unknown = dict(sorted(Counter(l for l in scan.labels if l not in o2i).items()))
@@ -93,10 +93,10 @@ class Evaluation(ClassificationInterpretation):
         self.probs,self.targs,self.vocab,self.items,self.report = probs,targs,list(vocab),list(items),report
         self.decoded = probs.argmax(1)
 
-# %% ../nbs/09_evaluate.ipynb #6b933d1e
+# %% ../nbs/09_evaluate.ipynb #982a5c1b
 @patch
 def confusion_matrix(self:Evaluation) -> np.ndarray:
-    "Confusion matrix as an `np.ndarray`: rows actual, columns predicted"
+    "Confusion matrix as an `np.ndarray`"
     n = len(self.vocab)
     return np.bincount((self.targs*n + self.decoded).numpy(), minlength=n*n).reshape(n, n)
 
