@@ -34,12 +34,12 @@ def need_quark(what:str='this'): # what needs it, for the message
     miss = [m for m in ('quark', 'onnxruntime') if _missing(m)]
     if miss: raise MissingExtra(f'{what} needs {" and ".join(miss)}: pip install "tpu-vision[vitis]"')
 
-# %% ../nbs/06b_vitis.ipynb #45d5b5f8
+# %% ../nbs/06b_vitis.ipynb #99b59e62
 @contextlib.contextmanager
 def _quiet_quark():
     "Quark's tables, logs and warning filters kept in"
     from quark.common.utils.log import ScreenLogger
-    lvl = getattr(ScreenLogger, '_shared_level', logging.INFO); ScreenLogger.set_shared_level(logging.WARNING)
+    lvl = getattr(ScreenLogger, '_shared_level', logging.INFO); ScreenLogger.set_shared_level(logging.ERROR)
     try:
         import quark.onnx   # first, so that its loggers write to the real stderr
         with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
@@ -66,17 +66,18 @@ def batch_reader(batches:list, # float32 NCHW tensors (`calib_batches`)
         def get_next(self): return next(self.it, None)
     return _Reader()
 
-# %% ../nbs/06b_vitis.ipynb #ad27caf4
+# %% ../nbs/06b_vitis.ipynb #51295cb5
 def quantize_xint8(src, # a float .onnx file (`save_onnx`)
                    batches:list, # calibration batches (`calib_batches`)
                    bias_correction:bool=True, # see `xint8_config`
                   ):
     "The XINT8 QDQ `onnx.ModelProto` of `src`"
     import onnx
-    with tempfile.TemporaryDirectory() as d, _quiet_quark():
+    src = Path(src).absolute()
+    with tempfile.TemporaryDirectory() as d, contextlib.chdir(d), _quiet_quark():   # Quark writes files in the cwd
         import quark.onnx as qo
-        qo.ModelQuantizer(xint8_config(bias_correction)).quantize_model(str(src), f'{d}/q.onnx', batch_reader(batches))
-        return onnx.load(f'{d}/q.onnx')
+        qo.ModelQuantizer(xint8_config(bias_correction)).quantize_model(str(src), 'q.onnx', batch_reader(batches))
+        return onnx.load('q.onnx')
 
 # %% ../nbs/06b_vitis.ipynb #12552cbf
 def _stamped(m, man:dict):
