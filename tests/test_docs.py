@@ -163,8 +163,8 @@ def _docstring(path, name):
 def _text(page): return ' '.join(html.unescape(re.sub(r'<[^>]+>', ' ', page)).split())
 
 PAGES = ['index.html', 'device.html', 'data.html', 'cache.html', 'augment.html', 'learner.html', 'models.html',
-         'optim.html', 'distill.html', 'export.html', 'edge.html', 'parallel.html', 'tune.html', 'cli.html', 'all.html',
-         'guides.html', 'test_utils.html']
+         'optim.html', 'distill.html', 'export.html', 'edge.html', 'vitis.html', 'parallel.html', 'tune.html',
+         'evaluate.html', 'cli.html', 'all.html', 'guides.html', 'test_utils.html']
 
 def test_site_pages(site):
     assert set(PAGES) <= {p.name for p in site.glob('*.html')}

@@ -11,6 +11,7 @@ Modules:
 - `tpu_vision.device`: One place that knows which accelerator you have: detection, sync, optimizer step, autocast, counters
 - `tpu_vision.distill`: Knowledge distillation on any backend: a big teacher's logits train a small student inside the same compiled step
 - `tpu_vision.edge`: OpenVINO for Intel CPUs, LiteRT (`.tflite`) for phones and Coral's Edge TPU: each checked to predict what the model does
+- `tpu_vision.evaluate`: How good a model is on a folder of images: top-1, top-5, each class, the confusion matrix
 - `tpu_vision.export`: Train on a TPU, predict anywhere: fastai's pickle, safe weights, ONNX and int8
 - `tpu_vision.files`: Every file tpu_vision writes: whole or not at all, by one writer, under a lock, and trusted only if written here
 - `tpu_vision.images`: Any image file as 8-bit RGB by one documented rule per mode, and never a FIFO or a device opened
@@ -24,6 +25,7 @@ Modules:
 - `tpu_vision.sampling`: Resampling a batch through one matrix per image without `grid_sample`, and warp coefficients in closed form: the geometry that the device augmentation compiles into one graph
 - `tpu_vision.step`: The training step on a device: sync-free callbacks, metrics and losses kept on the device, every graph named
 - `tpu_vision.test_utils`: The small models, folders and processes the notebooks' tests share
-- `tpu_vision.tune`: `tune(folder)`: the main job's training as Ray Tune trials, one per TPU chip, with bad trials stopped early"""
+- `tpu_vision.tune`: `tune(folder)`: the main job's training as Ray Tune trials, one per TPU chip, with bad trials stopped early
+- `tpu_vision.vitis`: AMD's FPGAs and NPUs: an XINT8 ONNX model quantized by AMD Quark, for ONNX Runtime's Vitis AI execution provider"""
 
 __version__ = "0.0.1"

@@ -1,6 +1,7 @@
 """Everything a notebook or script needs: `from tpu_vision.all import *`, before or after `from fastai.vision.all import *`
 
-It replaces one fastai name, `RandomErasing` (a drop-in: fastai's arguments, plus torchvision's `scale=`/`ratio=`).
+It replaces two fastai names, drop-ins: `RandomErasing` (fastai's arguments, plus torchvision's `scale=`/`ratio=`) and
+`top_k_accuracy` (fastai's, with `k` clamped to the number of classes).
 The other device versions of fastai's augmentation (02_augment: `aug_transforms`, `Flip`, ...) and `vision_learner`
 with offline pretrained weights (03a_models) keep fastai's names in their own modules; `learn.to_tpu()` swaps fastai's
 batch transforms in the loaders for them, or ask for them there: `from tpu_vision.augment import aug_transforms`.
@@ -30,11 +31,13 @@ from .distill import *
 from .parallel import *
 from .export import *
 from .edge import *
+from .vitis import *
+from .evaluate import *
 from .tune import *
 import fastai.vision.all as _fastai
 
-# %% ../nbs/11_all.ipynb #9f704210
-DROP_INS = ['RandomErasing']   # replace fastai's when imported after it: they take every argument fastai's takes
+# %% ../nbs/11_all.ipynb #ab98409d
+DROP_INS = ['RandomErasing', 'top_k_accuracy']   # replace fastai's when imported after it: every argument of fastai's
 SHADOWED = sorted(n for n,o in dict(globals()).items()
                   if not n.startswith('_') and getattr(_fastai, n, o) is not o and n not in DROP_INS)
 __all__ = [n for n in dict(globals()) if not n.startswith('_') and n not in [*SHADOWED, 'SHADOWED', 'DROP_INS']]
