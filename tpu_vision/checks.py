@@ -36,25 +36,16 @@ def check_numbers(epochs:int, # epochs to train
     if lr is not None and not (math.isfinite(lr) and lr > 0):
         raise UsageError(f"--lr {lr}: the learning rate must be a positive number, e.g. --lr 3e-3 (or leave it out)")
 
-# %% ../nbs/09_checks.ipynb #51defb9b
+# %% ../nbs/09_checks.ipynb #0e79c488
 def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
                  flag:str='--device', # the argument to name in the error
                 ) -> str:
     "The backend name for `device`, if this machine has it"
-    import torch
-    from tpu_vision.device import find_backend, diagnose, tpu_chips, is_installed, pjrt_problem
+    from tpu_vision.device import find_backend, unusable
     what = f'{flag} {device}'
     try: name = find_backend(device)
     except ValueError: raise UsageError(f"{what}: unknown device; use auto, tpu, xla, cuda, mps or cpu") from None
-    if name == 'cuda' and not torch.cuda.is_available():
-        raise UsageError(f"{what}: no CUDA GPU is usable here (torch.cuda.is_available() is False); use auto or cpu")
-    if name == 'mps' and not (getattr(torch.backends, 'mps', None) and torch.backends.mps.is_available()):
-        raise UsageError(f"{what}: no Apple GPU (MPS) is usable here; use --device auto or cpu")
-    if name == 'xla' and not is_installed('torch_xla'):
-        raise UsageError(f"{what}: torch_xla is not installed; `pip install 'tpu-vision[xla]'`, or use --device auto")
-    if name == 'xla' and (why := pjrt_problem()): raise UsageError(why)   # PJRT_DEVICE=TPU without a TPU...
-    if name == 'tpu' and not is_installed('torch_tpu') and not (is_installed('torch_xla') and tpu_chips()):
-        raise UsageError(f"{what}: no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)")
+    if why := unusable(name): raise UsageError(f"{what}: {why}")   # the backend says why (00_device)
     return name
 
 # %% ../nbs/09_checks.ipynb #8803c0ac

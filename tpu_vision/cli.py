@@ -27,9 +27,6 @@ def _user_error(e) -> bool:
     dev = sys.modules.get('tpu_vision.device')  # imported only when a command needed it: never import it here
     return isinstance(e, (ValueError, FileNotFoundError)) or (dev is not None and isinstance(e, dev.NoTPUError))
 
-# %% ../nbs/10_cli.ipynb #d2770662
-_arch,_folder = check_arch,check_folder
-
 # %% ../nbs/10_cli.ipynb #0d11fff6
 _LOCK = '.tpu-vision.lock'
 
@@ -342,11 +339,11 @@ def _describe(a):
     if a.json: print(utf8_dumps(r))
     else: describe(a.device)
 
-# %% ../nbs/10_cli.ipynb #deb54b3c
+# %% ../nbs/10_cli.ipynb #f31ebd96
 def _diagnose(a):
     from tpu_vision.device import diagnose
     why = diagnose()
-    print('\n'.join(f'- {w}' for w in why) if why else 'A TPU is present and torch_xla or torch_tpu can use it.')
+    print('\n'.join(f'- {w}' for w in why) if why else 'A TPU is present and its runtime can use it.')
 
 # %% ../nbs/10_cli.ipynb #68a68482
 _EXIT_CODES = """exit codes:

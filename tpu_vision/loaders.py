@@ -128,7 +128,7 @@ def _backend(device):
     b = get_backend(device.type)
     return b if b.device.type == device.type and device.index in (None, b.device.index) else None
 
-# %% ../nbs/01_data.ipynb #2893b185
+# %% ../nbs/01_data.ipynb #3259bdf5
 def _prefetch(batches, device):
     "Yield `batches` on `device` through its backend's `prefetch`"
     b = _backend(device)
@@ -139,7 +139,7 @@ def _prefetch(batches, device):
             for o in batches:
                 if stop: return
                 typs.append(explode_types(o))
-                yield apply_tensors(lambda t: t.as_subclass(Tensor), o)  # torch_xla only uploads exact `torch.Tensor`s
+                yield apply_tensors(lambda t: t.as_subclass(Tensor), o)  # XLA uploads only exact `torch.Tensor`s
         except Exception as e: errs.append(e)
     it = iter(b.prefetch(src()))
     try:

@@ -66,16 +66,17 @@ def main_learner(path, # an ImageNet-style folder (`image_dls`: train/<class>/*,
     return vision_learner(dls, find_arch(arch), pretrained=pretrained, metrics=[accuracy, error_rate], loss_func=loss,
                           stem_pool=stem_pool)
 
-# %% ../nbs/03b_recipe.ipynb #d02a3644
-VERSIONED = ('torch', 'torchvision', 'fastai', 'timm', 'torch_xla', 'torch_tpu')   # what `versions` reports
+# %% ../nbs/03b_recipe.ipynb #d68c0df6
+VERSIONED = ('torch', 'torchvision', 'fastai', 'timm', 'torch-xla', 'torch-tpu')   # `versions`' PyPI names
 
-# %% ../nbs/03b_recipe.ipynb #c54c026d
+# %% ../nbs/03b_recipe.ipynb #a0103df6
 def versions(pkgs=VERSIONED, # the distributions to report (their names on PyPI)
             ) -> dict:
     "Versions of Python, tpu_vision and `pkgs` (None: not installed)"
     from tpu_vision import __version__
     v = dict(python=platform.python_version(), tpu_vision=__version__)
     for p in pkgs:
-        try: v[p] = importlib.metadata.version(p)
-        except importlib.metadata.PackageNotFoundError: v[p] = None
+        k = p.replace('-', '_')   # the keys a run records: import names
+        try: v[k] = importlib.metadata.version(p)
+        except importlib.metadata.PackageNotFoundError: v[k] = None
     return v
