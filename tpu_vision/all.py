@@ -12,7 +12,7 @@ Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 # %% auto #0
 __all__ = ['DROP_INS', 'SHADOWED']
 
-# %% ../nbs/11_all.ipynb #e9a68ec5
+# %% ../nbs/11_all.ipynb #28e0f367
 from .files import *
 from .device import *
 from .data import *
@@ -23,6 +23,12 @@ from .models import *
 from .optim import *
 from .distill import *
 from .parallel import *
+from .formats import *
+from .archs import *
+from .portable import *
+from .manifests import *
+from .safe import *
+from .quantize import *
 from .export import *
 from .edge import *
 from .tune import *
