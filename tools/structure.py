@@ -60,18 +60,26 @@ def circles(graph) -> list:
         if v not in index: strong(v)
     return out
 
+def graphs(srcs:dict) -> tuple:
+    "`(graph, every)`: each module's imports at module level, and counting those inside functions (not the CLI's)"
+    mods = [m for m in srcs if m not in SKIP]
+    graph, every = {}, {}
+    for m in mods:
+        imp = imports(srcs[m], set(mods) - {m})
+        graph[m] = [n for n, lazy in imp.items() if not lazy]
+        every[m] = [n for n in imp if m != 'cli' or n == 'all']   # the CLI's lazy imports are its commands
+    return graph, every
+
 def report(rev=None) -> int:
     srcs = sources(rev)
     mods = [m for m in srcs if m not in SKIP]
     print(f"== tpu_vision at {rev or 'the working tree'}: {len(mods)} modules, "
           f"{sum(len(srcs[m].splitlines()) for m in mods)} lines")
-    graph, every = {}, {}
     for m in sorted(mods, key=lambda m: -len(srcs[m].splitlines())):
         imp = imports(srcs[m], set(mods) - {m})
-        graph[m] = [n for n, lazy in imp.items() if not lazy]
-        every[m] = [n for n in imp if m != 'cli' or n == 'all']   # the CLI's lazy imports are its commands
         arrows = ', '.join(sorted(n + (' (lazy)' if lazy else '') for n, lazy in imp.items())) or '-'
         print(f"{m:12s} {len(srcs[m].splitlines()):5d}  imports: {arrows}")
+    graph, every = graphs(srcs)
     cs, lz = circles(graph), circles(every)
     show = lambda cs: '; '.join(' <-> '.join(c) for c in cs) if cs else 'none'
     print(f'import circles: {show(cs)}; counting imports inside functions too: {show(lz)}')

@@ -29,6 +29,12 @@ from .recipe import *
 from .optim import *
 from .distill import *
 from .parallel import *
+from .formats import *
+from .archs import *
+from .portable import *
+from .manifests import *
+from .safe import *
+from .quantize import *
 from .export import *
 from .edge import *
 from .vitis import *

@@ -212,44 +212,32 @@ def _why(e) -> str:
     msg = (str(e).strip().splitlines() or [''])[0][:200]
     return f'{type(e).__name__}: {msg}' if msg else type(e).__name__
 
-# %% ../nbs/10_cli.ipynb #106556e5
-def _load_pkl(fname, trust=False):
-    "`predict` of the trusted Learner in `fname`"
+# %% ../nbs/10_cli.ipynb #08388da1
+def _learner_predict(learn):
+    "`predict` of the fastai `Learner` `learn`"
     from fastai.learner import Learner
-    from tpu_vision.export import load_pkl
-    learn = load_pkl(fname, trust)
     if not isinstance(learn, Learner): raise TypeError(f'it holds a {type(learn).__name__}, not a fastai Learner')
     def predict(item):
         with learn.no_bar(): return learn.predict(item)
     return predict
 
-# %% ../nbs/10_cli.ipynb #1aa6a58a
-_MODEL_SUFFIXES = ('.pkl', '.safetensors', '.onnx', '.pt', '.xml', '.tflite')
-
-# %% ../nbs/10_cli.ipynb #71f2b657
-def _has(module):
-    import importlib.util
-    return importlib.util.find_spec(module) is not None
-
-# %% ../nbs/10_cli.ipynb #f6bde6a5
+# %% ../nbs/10_cli.ipynb #4856f11e
 def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
                    trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
                   ) -> callable:
     "`predict(image) -> (label, index, probs)` for `model`"
+    from tpu_vision.formats import FORMATS, format_of, need, resolve
     p = Path(model)
     if not p.is_file(): raise UsageError(f"{model}: no such model file. `tpu-vision train` writes one (model.pkl)")
-    if p.suffix not in _MODEL_SUFFIXES:
-        raise UsageError(f"{model}: not a model file tpu-vision reads; give the .pkl of `train`, or a .safetensors, "
-                         ".onnx, .int8.pt, .xml or .tflite of `export`")
-    if p.suffix == '.onnx' and not _has('onnxruntime'):
-        raise UsageError(f"{model}: predicting with an ONNX file needs onnxruntime: `pip install onnxruntime`")
-    from tpu_vision.export import load_safe, load_onnx, load_int8, UntrustedPickle
-    from tpu_vision.edge import load_openvino, load_tflite, need
-    if p.suffix in ('.xml', '.tflite'): need('openvino' if p.suffix == '.xml' else 'litert', f'{model}: predicting')
-    load = {'.pkl': lambda f: _load_pkl(f, trust), '.safetensors': lambda f: load_safe(f).predict,
-            '.onnx': lambda f: load_onnx(f).predict, '.pt': lambda f: load_int8(f, trust).predict,
-            '.xml': lambda f: load_openvino(f).predict, '.tflite': lambda f: load_tflite(f).predict}[p.suffix]
-    try: return load(p)
+    if (f := format_of(p)) is None:
+        outs = [o.out for o in FORMATS.values() if not o.learner]
+        raise UsageError(f"{model}: not a model file tpu-vision reads; give the .pkl of `train`, or a "
+                         f"{', '.join(outs[:-1])} or {outs[-1]} of `export`")
+    if f.extra: need(f.extra, f'{model}: predicting')
+    from tpu_vision.portable import UntrustedPickle
+    try:
+        m = resolve(f.loader)(p, trust) if f.code else resolve(f.loader)(p)
+        return _learner_predict(m) if f.learner else m.predict
     except UntrustedPickle: raise   # its own message says what to do
     except Exception as e: raise UsageError(f"{model} is not a model exported by tpu-vision/fastai ({_why(e)}): "
                                             "re-export it or train again") from None
@@ -309,15 +297,13 @@ def _predict(a):
     if a.json: print(utf8_dumps(dict(model=str(Path(a.model).absolute()), predictions=[r._asdict() for r in res])))
     return 2 if any(r.error for r in res) else 0
 
-# %% ../nbs/10_cli.ipynb #b60e17a7
-_SUFFIX = dict(pkl='.pkl', safe='.safetensors', onnx='.onnx', int8='.int8.pt', openvino='.xml', tflite='.tflite')
-
-# %% ../nbs/10_cli.ipynb #c8d2e4bf
+# %% ../nbs/10_cli.ipynb #3f95da9c
 def _check_out(out, format):
     "A `UsageError` if `export` can't write `format` to the file `out`"
+    from tpu_vision.formats import FORMATS
     if out is None: return
     if Path(out).is_dir(): raise UsageError(f"--out {out}: is a folder; give the file to write, e.g. "
-                                            f"--out {Path(out)/'model'}{_SUFFIX[format]}")
+                                            f"--out {Path(out)/'model'}{FORMATS[format].out}")
     if format == 'openvino' and Path(out).suffix != '.xml': raise UsageError(f"--out {out}: an OpenVINO model is an "
                                        ".xml file (its weights go beside it, in a .bin); give a name ending in .xml")
 
@@ -413,13 +399,14 @@ def _predict_parser(sub):
     pr.add_argument('--trust', '--trust-pickle', dest='trust_pickle', action='store_true', help=_TRUST_HELP)
     pr.set_defaults(func=_predict)
 
-# %% ../nbs/10_cli.ipynb #7a054be8
+# %% ../nbs/10_cli.ipynb #db7c70f1
 def _export_parser(sub):
-    ex = _sub(sub, 'export', 'convert an exported model: pkl, safe (safetensors + JSON), onnx, int8, openvino, tflite')
+    from tpu_vision.formats import FORMATS   # the table of formats; it imports nothing heavy
+    ex = _sub(sub, 'export', f"convert an exported model: {', '.join(FORMATS)}")
     ex.add_argument('model', help='model.pkl from `train`, or a .safetensors from `export --format safe`')
-    ex.add_argument('--format', required=True, choices=['pkl', 'safe', 'onnx', 'int8', 'openvino', 'tflite'],
-                    help='pkl (portable pickle), safe (.safetensors + JSON manifest: no pickle), onnx, int8 (PyTorch), '
-                         'openvino (IR .xml + .bin), tflite (LiteRT, NHWC): the last two need their extra')
+    ex.add_argument('--format', required=True, choices=list(FORMATS),
+                    help='; '.join(f'{k}: {f.what}' + (f' (tpu-vision[{f.extra}])' if f.extra else '')
+                                   for k,f in FORMATS.items()))
     ex.add_argument('--out', default=None, help="the file to write (default: beside MODEL, with the format's suffix)")
     ex.add_argument('--calib', default=None, help='int8, --int8: image folder to calibrate on (256 of its images)')
     ex.add_argument('--int8', action='store_true', help='openvino, tflite: quantize to int8 (full-integer for tflite: '
