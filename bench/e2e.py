@@ -10,7 +10,7 @@ Both sides get the same folder of PNG files (Fashion-MNIST, written once, outsid
 epochs, batch size, image size, learning rate and seed. Each side's clock runs from "files on disk" to "model exported":
   stock:      `ImageDataLoaders.from_folder(item_tfms=Resize(size), batch_tfms=aug_transforms())` + `vision_learner` +
               `fit_one_cycle` + `learn.export` -- the fastai tutorial recipe, models and batches on `--device`;
-  tpu_vision: the main job's recipe, 03b_recipe's `main_learner` as `tpu-vision train` and `tune` build it (`image_dls` +
+  tpu_vision: the main job's recipe, 03c_recipe's `main_learner` as `tpu-vision train` and `tune` build it (`image_dls` +
               `default_aug(size)` + label smoothing 0.1 + `vision_learner`) + `to_tpu` (its default precision) +
               `fit_one_cycle` + `to_cpu` + atomic `export`;
   tpu_vision_cache: the same with `image_dls(cache=True)` (`tpu-vision train --cache`): every image decoded once into

@@ -5,7 +5,7 @@
     python bench/recipe.py --n-train 60000 --n-valid 10000 --epochs 5 --variants light_ls  # the full data set
 
 Each variant is a batch augmentation, a loss and maybe a model change (`stem_pool=False`, 03a_models); everything else
-is the main job's (03b_recipe's `main_learner` with `cache=True` at 32 px: resnet18 from scratch, `fit_one_cycle(epochs,
+is the main job's (03c_recipe's `main_learner` with `cache=True` at 32 px: resnet18 from scratch, `fit_one_cycle(epochs,
 3e-3)`, bs 64).
 Prints accuracy on the whole validation set and seconds per variant, and a line per epoch. A benchmark, not a test: it
 measures why `default_aug` (02_augment) and the CLI's label smoothing are the defaults.

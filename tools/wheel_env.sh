@@ -17,7 +17,7 @@ if [ "$(cat $V/.stamp 2>/dev/null)" != "$stamp" ]; then
   # The torch/torchvision/torch_xla that [dev] pinned in .venv, not written twice (never torch_xla[tpu]: libtpu
   # queries a cloud metadata server at start).
   pins=$(.venv/bin/python -c "import importlib.metadata as m; print(' '.join(f'{p}=={m.version(p)}' for p in ('torch', 'torchvision', 'torch_xla')))")
-  # `litert` and `vitis` too: 06a_edge and 06b_vitis install them themselves on Colab (not in `notebooks`: see
+  # `litert` and `vitis` too: 06a_edge and 06h_vitis install them themselves on Colab (not in `notebooks`: see
   # pyproject.toml).
   .venv/bin/uv pip install -q --compile-bytecode --python $V/bin/python "$whl[notebooks,litert,vitis]" $pins >&2
   echo "$stamp" > $V/.stamp

@@ -19,8 +19,8 @@ from fastai.data.load import _loaders
 from .device import get_backend, atomic_write, apply_tensors, Backend, printable
 from .files import tpu_vision_home
 _all_ = ['tpu_vision_home']   # 00a_files'
-from .images import *    # 00a_images: any image file as 8-bit RGB
-from .loaders import *   # 00b_loaders: written below, from "One shape, one graph" on
+from .images import *    # 00b_images: any image file as 8-bit RGB
+from .loaders import *   # 00c_loaders: written below, from "One shape, one graph" on
 
 # %% auto #0
 __all__ = ['FASHION_CLASSES', 'FASHION_FILES', 'FASHION_DIRS', 'FASHION_URL', 'RUN_FILES', 'read_idx', 'StorageError',
