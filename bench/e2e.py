@@ -10,8 +10,9 @@ Both sides get the same folder of PNG files (Fashion-MNIST, written once, outsid
 epochs, batch size, image size, learning rate and seed. Each side's clock runs from "files on disk" to "model exported":
   stock:      `ImageDataLoaders.from_folder(item_tfms=Resize(size), batch_tfms=aug_transforms())` + `vision_learner` +
               `fit_one_cycle` + `learn.export` -- the fastai tutorial recipe, models and batches on `--device`;
-  tpu_vision: the main job's recipe, built by the CLI's own `main_learner` (`image_dls` + `default_aug(size)` + label
-              smoothing 0.1 + `vision_learner`) + `to_tpu` (its default precision) + `fit_one_cycle` + `to_cpu` + atomic `export`;
+  tpu_vision: the main job's recipe, 03b_recipe's `main_learner` as `tpu-vision train` and `tune` build it (`image_dls` +
+              `default_aug(size)` + label smoothing 0.1 + `vision_learner`) + `to_tpu` (its default precision) +
+              `fit_one_cycle` + `to_cpu` + atomic `export`;
   tpu_vision_cache: the same with `image_dls(cache=True)` (`tpu-vision train --cache`): every image decoded once into
               a memory-mapped array, batches sliced from it (no worker processes); the cache's build is inside the clock.
 `--order` sets who goes first (the machine warms up; alternate it between runs). Prints one row per side: final accuracy
@@ -20,13 +21,14 @@ epochs, batch size, image size, learning rate and seed. Each side's clock runs f
 import argparse, json, os, sys, time, tempfile
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tpu_vision.recipe import RECIPE, EPOCHS, main_learner   # the main job's defaults and Learner (no torch yet)
 
 p = argparse.ArgumentParser()
 p.add_argument('--device', default='cpu', choices=['cpu', 'xla', 'cuda'])
-p.add_argument('--arch', default='resnet18', help="a torchvision resnet name, or 'tiny' (4 conv blocks: XLA compiles it fast)")
+p.add_argument('--arch', default=RECIPE['arch'], help="a torchvision resnet name, or 'tiny' (4 conv blocks: XLA compiles it fast)")
 p.add_argument('--n-train', type=int, default=10000); p.add_argument('--n-valid', type=int, default=2000)
-p.add_argument('--epochs', type=int, default=3); p.add_argument('--bs', type=int, default=64)
-p.add_argument('--size', type=int, default=32); p.add_argument('--lr', type=float, default=3e-3)
+p.add_argument('--epochs', type=int, default=EPOCHS); p.add_argument('--bs', type=int, default=RECIPE['bs'])
+p.add_argument('--size', type=int, default=32); p.add_argument('--lr', type=float, default=RECIPE['lr'])
 p.add_argument('--seed', type=int, default=0)
 p.add_argument('--order', default='stock,tpu_vision,tpu_vision_cache', help='comma-separated sides, run in this order')
 p.add_argument('--workers', type=int, default=None, help='DataLoader workers for both sides (default: each its own)')
@@ -42,7 +44,6 @@ from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, fashion_mnist_idx, r
 from tpu_vision.device import get_backend
 import tpu_vision.learner, tpu_vision.optim   # to_tpu, precision
 from tpu_vision.export import export_learner   # atomic, portable, recorded
-from tpu_vision.cli import main_learner   # the main job's Learner: `image_dls`, `default_aug(size)`, its loss
 
 def folder(n_train, n_valid):
     "Fashion-MNIST's first `n_train` training and `n_valid` test images as PNG folders, written once"

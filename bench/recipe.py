@@ -5,13 +5,15 @@
     python bench/recipe.py --n-train 60000 --n-valid 10000 --epochs 5 --variants light_ls  # the full data set
 
 Each variant is a batch augmentation, a loss and maybe a model change (`stem_pool=False`, 03a_models); everything else
-is the main job's (`image_dls(cache=True)` at 32 px, resnet18 from scratch, `fit_one_cycle(epochs, 3e-3)`, bs 64).
+is the main job's (03b_recipe's `main_learner` with `cache=True` at 32 px: resnet18 from scratch, `fit_one_cycle(epochs,
+3e-3)`, bs 64).
 Prints accuracy on the whole validation set and seconds per variant, and a line per epoch. A benchmark, not a test: it
 measures why `default_aug` (02_augment) and the CLI's label smoothing are the defaults.
 """
 import argparse, json, os, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tpu_vision.recipe import RECIPE, EPOCHS, main_learner   # the main job's defaults and Learner (no torch yet)
 
 VARIANTS = {  # name: (aug_transforms keywords, label smoothing[, vision_learner keywords[, extras: lr, zero_init]])
     'fastai':    (dict(), 0.),                                        # fastai's aug_transforms(), cross-entropy
@@ -26,19 +28,18 @@ VARIANTS = {  # name: (aug_transforms keywords, label smoothing[, vision_learner
 }
 p = argparse.ArgumentParser()
 p.add_argument('--n-train', type=int, default=10000); p.add_argument('--n-valid', type=int, default=5000)
-p.add_argument('--epochs', type=int, default=3); p.add_argument('--bs', type=int, default=64)
-p.add_argument('--size', type=int, default=32); p.add_argument('--lr', type=float, default=3e-3)
-p.add_argument('--arch', default='resnet18'); p.add_argument('--seed', type=int, default=0)
+p.add_argument('--epochs', type=int, default=EPOCHS); p.add_argument('--bs', type=int, default=RECIPE['bs'])
+p.add_argument('--size', type=int, default=32); p.add_argument('--lr', type=float, default=RECIPE['lr'])
+p.add_argument('--arch', default=RECIPE['arch']); p.add_argument('--seed', type=int, default=0)
 p.add_argument('--device', default='cpu')
 p.add_argument('--variants', default='fastai,light_ls,flip_ls', help=f"comma-separated, from {', '.join(VARIANTS)}")
 p.add_argument('--json', default=None, help='also write the results to this JSON file')
 args = p.parse_args()
 
 import numpy as np, torch, random
-from fastai.vision.all import accuracy, models, CrossEntropyLossFlat, LabelSmoothingCrossEntropyFlat
-from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, fashion_mnist_idx, read_idx, write_image_folder, tpu_vision_home, image_dls
+from fastai.vision.all import models
+from tpu_vision.data import FASHION_CLASSES, FASHION_FILES, fashion_mnist_idx, read_idx, write_image_folder, tpu_vision_home
 from tpu_vision.augment import aug_transforms
-from tpu_vision.models import vision_learner
 from tpu_vision.cli import epoch_lines  # one plain line per epoch, as `tpu-vision train` prints
 import tpu_vision.learner, tpu_vision.optim
 
@@ -52,8 +53,7 @@ def folder(n_train, n_valid):
 
 def recipe(name):
     kw,ls,lkw,extra = (VARIANTS[name] + ({}, {}))[:4]
-    loss = LabelSmoothingCrossEntropyFlat(eps=ls) if ls else CrossEntropyLossFlat()
-    return aug_transforms(**kw), loss, lkw, extra
+    return aug_transforms(**kw), ls, lkw, extra
 
 def zero_init_residual(model):
     "Each residual block starts as the identity: its last BatchNorm's scale at 0 (torchvision's `zero_init_residual`)"
@@ -66,9 +66,10 @@ path,rows = folder(args.n_train, args.n_valid),{}
 for name in args.variants.split(','):
     torch.manual_seed(args.seed); np.random.seed(args.seed); random.seed(args.seed)
     t0 = time.perf_counter()
-    tfms,loss,lkw,extra = recipe(name)
-    dls = image_dls(path, size=args.size, bs=args.bs, batch_tfms=tfms, device='cpu', verbose=False, cache=True)
-    learn = vision_learner(dls, getattr(models, args.arch), pretrained=False, metrics=accuracy, loss_func=loss, **lkw)
+    tfms,ls,lkw,extra = recipe(name)
+    learn = main_learner(path, getattr(models, args.arch), args.size, args.bs, batch_tfms=tfms, label_smoothing=ls,
+                         cache=True, **lkw)
+    dls = learn.dls
     if extra.get('zero_init'): zero_init_residual(learn.model)
     learn = learn.to_tpu(args.device)
     with learn.no_bar(), epoch_lines(learn): learn.fit_one_cycle(args.epochs, extra.get('lr', args.lr))

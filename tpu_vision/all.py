@@ -12,14 +12,19 @@ Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 # %% auto #0
 __all__ = ['DROP_INS', 'SHADOWED']
 
-# %% ../nbs/11_all.ipynb #28e0f367
+# %% ../nbs/11_all.ipynb #3a36b49a
 from .files import *
 from .device import *
+from .images import *
+from .loaders import *
 from .data import *
 from .cache import *
+from .sampling import *
 from .augment import *
+from .step import *
 from .learner import *
 from .models import *
+from .recipe import *
 from .optim import *
 from .distill import *
 from .parallel import *

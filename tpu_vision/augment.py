@@ -18,165 +18,12 @@ from fastai.torch_core import TensorImage, TensorMask, logit
 from fastai.vision.core import TensorPoint, TensorBBox
 from fastai.vision.augment import RandTransform, PadMode
 from .device import native
+from .sampling import *   # 01b_sampling: written below, from "Resampling without `grid_sample`" on
 
 # %% auto #0
-__all__ = ['SMALL_SIZE', 'gather_sample', 'sampler_for', 'area_shrink', 'perspective_grid', 'resample', 'perspective_coeffs',
-           'plain_tensor', 'AffineTfm', 'Flip', 'Dihedral', 'Rotate', 'Zoom', 'Warp', 'LightingTfm', 'Brightness',
+__all__ = ['SMALL_SIZE', 'plain_tensor', 'AffineTfm', 'Flip', 'Dihedral', 'Rotate', 'Zoom', 'Warp', 'LightingTfm', 'Brightness',
            'Contrast', 'crop_mat', 'RandomResizedCropGPU', 'setup_aug_tfms', 'aug_transforms', 'default_aug',
            'rect_mask', 'RandomErasing', 'Cutout', 'device_tfm', 'swap_batch_tfms']
-
-# %% ../nbs/02_augment.ipynb #464e4eed
-def _unnormalize(c, n, align_corners):
-    "Grid coordinates in [-1,1] to pixel coordinates"
-    return (c+1)/2*(n-1) if align_corners else ((c+1)*n-1)/2
-
-def _reflect(c, lo, s):
-    "Reflect `c` back and forth into [lo, lo+s]: a triangle wave"
-    if s == 0: return torch.full_like(c, lo)
-    t = (c-lo) - (2*s)*torch.floor((c-lo)/(2*s))
-    return s - (t-s).abs() + lo
-
-# %% ../nbs/02_augment.ipynb #810b428b
-def _pad_coords(c, n, padding_mode, align_corners):
-    "Pixel coordinates `c` moved inside the image by `padding_mode`"
-    if padding_mode == 'border': return c.clamp(0, n-1)
-    if padding_mode == 'reflection':
-        return (_reflect(c, 0, n-1) if align_corners else _reflect(c, -0.5, n)).clamp(0, n-1)
-    return c
-
-# %% ../nbs/02_augment.ipynb #b1c06bd1
-def gather_sample(x, # Batch of images (bs,c,h,w)
-                  grid, # Sampling positions (bs,oh,ow,2), (x,y) in [-1,1]
-                  mode='bilinear', # 'bilinear' or 'nearest'
-                  padding_mode='zeros', # 'zeros', 'border' or 'reflection'
-                  align_corners=None, # As in `F.grid_sample`
-                 ):
-    "`F.grid_sample` as gathers, which lower to native XLA gathers"
-    if mode not in ('bilinear','nearest'):
-        raise ValueError(f"mode={mode!r}: gather_sample (used on {x.device.type}) supports 'bilinear' and 'nearest'")
-    if padding_mode not in ('zeros','border','reflection'):
-        raise ValueError(f"padding_mode={padding_mode!r}: use 'zeros', 'border' or 'reflection'")
-    b,c,h,w = x.shape
-    oh,ow,ac = grid.shape[1],grid.shape[2],bool(align_corners)
-    grid,flat = grid.float(),x.reshape(b, c, h*w)
-    ix = _pad_coords(_unnormalize(grid[...,0], w, ac), w, padding_mode, ac).reshape(b, 1, -1)
-    iy = _pad_coords(_unnormalize(grid[...,1], h, ac), h, padding_mode, ac).reshape(b, 1, -1)
-    def tap(yy, xx, # rows and columns of the pixels to read
-            wt=None): # their weights
-        "Pixels at (yy,xx), times `wt` (and 0 outside the image with zeros padding)"
-        if padding_mode == 'zeros':
-            inside = ((xx>=0) & (xx<=w-1) & (yy>=0) & (yy<=h-1)).float()
-            wt = inside if wt is None else wt*inside
-        v = flat.gather(2, (yy.clamp(0, h-1)*w + xx.clamp(0, w-1)).long().expand(b, c, -1))
-        return v if wt is None else v*wt.to(v.dtype)
-    if mode == 'nearest': out = tap(iy.round(), ix.round())
-    else:
-        x0,y0 = ix.floor(),iy.floor()
-        dx,dy = ix-x0,iy-y0
-        out = (tap(y0, x0, (1-dx)*(1-dy)) + tap(y0, x0+1, dx*(1-dy))
-               + tap(y0+1, x0, (1-dx)*dy) + tap(y0+1, x0+1, dx*dy))
-    return out.view(b, c, oh, ow)
-
-# %% ../nbs/02_augment.ipynb #7068b9a0
-def _native(x):
-    "Does `x` live where `grid_sample` has a native kernel?"
-    return native(x.device, 'grid_sample')
-
-# %% ../nbs/02_augment.ipynb #82e6269a
-def sampler_for(x) -> callable:
-    "The grid sampler for `x`'s device"
-    return F.grid_sample if _native(x) else gather_sample
-
-# %% ../nbs/02_augment.ipynb #7e9e4e37
-def _pool_mat(n, m, device):
-    "(m,n) matrix averaging `n` pixels into `m` bins"
-    i,j = torch.arange(m, device=device)[:,None],torch.arange(n, device=device)[None]
-    lo,hi = torch.div(i*n, m, rounding_mode='floor'),torch.div((i+1)*n+m-1, m, rounding_mode='floor')
-    return ((j>=lo)&(j<hi)).float()/(hi-lo).float()
-
-# %% ../nbs/02_augment.ipynb #0aaca3dd
-def area_shrink(x, # batch of images (bs,c,h,w)
-                d:float, # shrink factor: the output is `floor(h/d)`×`floor(w/d)`
-               ):
-    "Area interpolation by `1/d`: `F.interpolate`, or two matmuls"
-    if _native(x): return F.interpolate(x, scale_factor=1/d, mode='area', recompute_scale_factor=True)
-    (h,w),s = x.shape[-2:],1/d
-    ph,pw = [_pool_mat(n, math.floor(n*s), x.device).to(x.dtype) for n in (h, w)]
-    return ph @ (x @ pw.T)
-
-# %% ../nbs/02_augment.ipynb #3ba545c4
-def _pair(size): return None if size is None else (size,size) if isinstance(size, int) else tuple(size)
-
-# %% ../nbs/02_augment.ipynb #8e35dbc9
-def _lin(n, align_corners, device):
-    "Positions of `n` pixels in [-1,1], as `F.affine_grid`'s"
-    if n <= 1: return torch.zeros(1, device=device)
-    r = torch.linspace(-1, 1, n, device=device)
-    return r if align_corners else r*(n-1)/n
-
-# %% ../nbs/02_augment.ipynb #a2865ef0
-def perspective_grid(mat, # (bs,3,3) matrices
-                     size, # Output (h,w)
-                     align_corners=None, # As in `F.affine_grid`
-                    ):
-    "Grid (bs,h,w,2) where output pixel `p` reads at `mat@p`"
-    h,w = size
-    xs,ys = _lin(w, align_corners, mat.device).view(1,1,w),_lin(h, align_corners, mat.device).view(1,h,1)
-    m = mat.float().view(-1,9,1,1)
-    gx,gy,z = [m[:,i]*xs + m[:,i+1]*ys + m[:,i+2] for i in (0,3,6)]
-    z = torch.where(z==0, torch.ones_like(z), z)
-    return torch.stack([gx/z, gy/z], -1)
-
-# %% ../nbs/02_augment.ipynb #7c9421bd
-def resample(x, # Batch of images (bs,c,h,w)
-             mat, # (bs,3,3) matrices: output pixel `p` reads the input at `mat@p`
-             size=None, # Output size (int or (h,w)); default: the input's
-             mode='bilinear', # 'bilinear' or 'nearest'
-             pad_mode=PadMode.Reflection, # 'zeros', 'border' or 'reflection'
-             align_corners=True, # As in `F.grid_sample`
-             shrink=True, # Area-shrink first when the output is less than half the input (fastai's antialiasing)
-            ):
-    "Resample `x` through `mat` in one pass"
-    size = _pair(size) or tuple(x.shape[-2:])
-    if shrink and mode == 'bilinear':
-        d = min(x.shape[-2]/size[0], x.shape[-1]/size[1])/2
-        if d > 1: x = area_shrink(x, d)
-    grid = perspective_grid(mat, size, align_corners)
-    if _native(x): grid = grid.to(x.dtype)
-    return sampler_for(x)(x, grid, mode=mode, padding_mode=pad_mode, align_corners=bool(align_corners))
-
-# %% ../nbs/02_augment.ipynb #5e4fbf61
-def _mat(a, b, c, d, e, f, g=0., h=0.):
-    "Batch of 3x3 matrices [[a,b,c],[d,e,f],[g,h,1]]"
-    t = lambda v: v if torch.is_tensor(v) else torch.full_like(a, v)
-    return torch.stack([t(a),t(b),t(c),t(d),t(e),t(f),t(g),t(h),torch.ones_like(a)], 1).view(-1, 3, 3)
-
-# %% ../nbs/02_augment.ipynb #5a68391c
-def _cross(a, b):
-    return torch.stack([a[:,1]*b[:,2]-a[:,2]*b[:,1], a[:,2]*b[:,0]-a[:,0]*b[:,2], a[:,0]*b[:,1]-a[:,1]*b[:,0]], -1)
-
-def _adjugate(m):
-    "Adjugate of 3x3 matrices: inverse times determinant"
-    r0,r1,r2 = m[:,0],m[:,1],m[:,2]
-    return torch.stack([_cross(r1, r2), _cross(r2, r0), _cross(r0, r1)], -1)
-
-# %% ../nbs/02_augment.ipynb #1bf4b91f
-def _square_to_quad(q):
-    "3x3 matrices taking the unit square's corners to `q`'s"
-    (x0,y0),(x1,y1),(x2,y2),(x3,y3) = [(q[:,i,0],q[:,i,1]) for i in (0,2,3,1)]
-    dx1,dx2,dx3 = x1-x2,x3-x2,x0-x1+x2-x3
-    dy1,dy2,dy3 = y1-y2,y3-y2,y0-y1+y2-y3
-    den = dx1*dy2-dx2*dy1
-    g,h = (dx3*dy2-dx2*dy3)/den,(dx1*dy3-dx3*dy1)/den
-    return _mat(x1-x0+g*x1, x3-x0+h*x3, x0, y1-y0+g*y1, y3-y0+h*y3, y0, g, h)
-
-# %% ../nbs/02_augment.ipynb #248e6c22
-def perspective_coeffs(p1, # (bs,4,2) points
-                       p2, # (bs,4,2) points
-                      ):
-    "(bs,3,3) perspective transforms taking `p2` to `p1`"
-    m = _square_to_quad(p1.float()) @ _adjugate(_square_to_quad(p2.float()))
-    return m/m[:,2:,2:]
 
 # %% ../nbs/02_augment.ipynb #c34d6947
 def _rand(x, lo=0., hi=1., batch=False):
@@ -202,19 +49,19 @@ def _draw(x, default, draw=None, p=1., neutral=0., batch=False):
 # %% ../nbs/02_augment.ipynb #a09f648d
 def _flip_mat(x, p=0.5, draw=None, batch=False):
     f = _draw(x, lambda: torch.ones(x.shape[0], device=x.device), draw, p, 0., batch)
-    return _mat(1-2*f, 0., 0., 0., 1., 0.)
+    return mat3(1-2*f, 0., 0., 0., 1., 0.)
 
 # %% ../nbs/02_augment.ipynb #45ce0596
 def _dihedral_mat(x, p=0.5, draw=None, batch=False):
     k = _draw(x, lambda: (_rand(x, 0, 8, batch)).floor().clamp(max=7), draw, p, 0., batch)
     isin = lambda *ks: sum((k==i).float() for i in ks)
     xs,ys,m0 = 1-2*isin(1,3,4,7),1-2*isin(2,4,5,7),isin(0,1,2,4)
-    return _mat(xs*m0, xs*(1-m0), 0., ys*(1-m0), ys*m0, 0.)
+    return mat3(xs*m0, xs*(1-m0), 0., ys*(1-m0), ys*m0, 0.)
 
 # %% ../nbs/02_augment.ipynb #74046137
 def _rotate_mat(x, max_deg=10, p=0.5, draw=None, batch=False):
     th = _draw(x, lambda: _rand(x, -max_deg, max_deg, batch), draw, p, 0., batch)*math.pi/180
-    return _mat(th.cos(), th.sin(), 0., -th.sin(), th.cos(), 0.)
+    return mat3(th.cos(), th.sin(), 0., -th.sin(), th.cos(), 0.)
 
 # %% ../nbs/02_augment.ipynb #1c458c71
 def _zoom_mat(x, min_zoom=1., max_zoom=1.1, p=0.5, draw=None, draw_x=None, draw_y=None, batch=False):
@@ -222,7 +69,7 @@ def _zoom_mat(x, min_zoom=1., max_zoom=1.1, p=0.5, draw=None, draw_x=None, draw_
     s = 1/_draw(x, lambda: _rand(x, min_zoom, max_zoom, batch), draw, p, 1., batch)
     cx = _draw(x, lambda: _rand(x, batch=batch), draw_x, 1., 0., batch)
     cy = _draw(x, lambda: _rand(x, batch=batch), draw_y, 1., 0., batch)
-    return _mat(s, 0., (1-s)*(2*cx-1), 0., s, (1-s)*(2*cy-1))
+    return mat3(s, 0., (1-s)*(2*cx-1), 0., s, (1-s)*(2*cy-1))
 
 # %% ../nbs/02_augment.ipynb #0bf2a14a
 def _warp_mat(x, magnitude=0.2, p=0.5, draw_x=None, draw_y=None, batch=False):
@@ -249,7 +96,7 @@ def _aspect(m, h, w):
 # %% ../nbs/02_augment.ipynb #3e98b190
 def _move_points(x, mat):
     "Points `x` moved where `resample(img, mat)` moves their pixels"
-    q = torch.cat([x, torch.ones_like(x[...,:1])], -1) @ _adjugate(mat).transpose(1, 2)
+    q = torch.cat([x, torch.ones_like(x[...,:1])], -1) @ adjugate(mat).transpose(1, 2)
     return q[...,:2]/q[...,2:]
 
 # %% ../nbs/02_augment.ipynb #2c1ff9fd
@@ -278,7 +125,7 @@ class AffineTfm(RandTransform):
     def _mat_or_eye(self, x):
         return torch.eye(3, device=x.device).expand(x.shape[0], 3, 3) if self.mat is None else self.mat
     def _resample(self, x, mode):
-        if self.mat is None and (self.size is None or _pair(self.size) == tuple(x.shape[-2:])): return x
+        if self.mat is None and (self.size is None or size_pair(self.size) == tuple(x.shape[-2:])): return x
         return resample(x, self._mat_or_eye(x), self.size, mode, self.pad_mode, self.align_corners)
 
     def encodes(self, x:TensorImage): return self._resample(plain_tensor(x), self.mode)
@@ -412,7 +259,7 @@ def crop_mat(h, w, # Input size
             ):
     "Matrices that `resample` turns into the crops"
     sx,sy = (nw-1)/max(w-1, 1),(nh-1)/max(h-1, 1)
-    return _mat(sx, 0., (2*left+nw-1)/max(w-1, 1)-1, 0., sy, (2*top+nh-1)/max(h-1, 1)-1)
+    return mat3(sx, 0., (2*left+nw-1)/max(w-1, 1)-1, 0., sy, (2*top+nh-1)/max(h-1, 1)-1)
 
 # %% ../nbs/02_augment.ipynb #2558982a
 class RandomResizedCropGPU(RandTransform):
@@ -430,7 +277,7 @@ class RandomResizedCropGPU(RandTransform):
         tries=10, # Draws per image before falling back to the center crop
         **kwargs):
         store_attr()
-        self.size = _pair(size)
+        self.size = size_pair(size)
         super().__init__(**kwargs)
 
     def before_call(self, b, # the batch: a tensor, or a tuple (of tuples) starting with the images

@@ -19,15 +19,15 @@ from fastai.data.load import _loaders
 from .device import get_backend, atomic_write, apply_tensors, Backend, printable
 from .files import tpu_vision_home
 _all_ = ['tpu_vision_home']   # 00a_files'
+from .images import *    # 00a_images: any image file as 8-bit RGB
+from .loaders import *   # 00b_loaders: written below, from "One shape, one graph" on
 
 # %% auto #0
-__all__ = ['FASHION_CLASSES', 'FASHION_FILES', 'FASHION_DIRS', 'FASHION_URL', 'RUN_FILES', 'PAD_TARGET', 'read_idx',
-           'StorageError', 'disk_error', 'atomic_dir', 'write_image_folder', 'sample_data', 'fashion_dirs',
-           'fashion_mnist_idx', 'fashion_mnist', 'to_rgb', 'BadImageError', 'load_rgb', 'RGBImage', 'check_image',
-           'check_images', 'FolderLabel', 'FolderScan', 'DatasetPermissionError', 'is_run_folder', 'ImageFiles',
-           'find_images', 'scan_folder', 'n_inputs', 'PadIdx', 'TPUMixin', 'TPUDL', 'tpu_class', 'tpu_dl',
-           'with_loaders', 'static_shapes', 'default_workers', 'channel_stats', 'norm_stats', 'as_device',
-           'cache_backend', 'image_dls', 'class_balance', 'shard', 'tpu_vision_home']
+__all__ = ['FASHION_CLASSES', 'FASHION_FILES', 'FASHION_DIRS', 'FASHION_URL', 'RUN_FILES', 'read_idx', 'StorageError',
+           'disk_error', 'atomic_dir', 'write_image_folder', 'sample_data', 'fashion_dirs', 'fashion_mnist_idx',
+           'fashion_mnist', 'RGBImage', 'check_images', 'FolderLabel', 'FolderScan', 'DatasetPermissionError',
+           'is_run_folder', 'ImageFiles', 'find_images', 'scan_folder', 'cache_backend', 'image_dls', 'class_balance',
+           'tpu_vision_home']
 
 # %% ../nbs/01_data.ipynb #f258cb50
 FASHION_CLASSES = ('tshirt_top','trouser','pullover','dress','coat','sandal','shirt','sneaker','bag','ankle_boot')
@@ -182,62 +182,6 @@ def fashion_mnist(path=None, # folder with the IDX files (default: `FASHION_DIRS
     splits = {s:(read_idx(src/xf)[:limit], read_idx(src/yf)[:limit]) for s,(xf,yf) in FASHION_FILES.items()}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker=f'fashion_mnist {limit}')
 
-# %% ../nbs/01_data.ipynb #130a6e00
-def _to_8bit(im):
-    "16-bit and float images of `im`'s mode scaled to 8 bits; others as they are"
-    if im.mode.startswith('I'): a = np.asarray(im, dtype=np.float32)/257
-    elif im.mode == 'F': a = np.asarray(im, dtype=np.float32); a = a*255 if a.max() <= 1 else a
-    else: return im
-    return Image.fromarray(a.round().clip(0,255).astype(np.uint8))
-
-# %% ../nbs/01_data.ipynb #423dcbac
-def to_rgb(im:Image.Image) -> Image.Image:
-    "`im` as 8-bit RGB, by the rules of the table above"
-    if im.mode == 'RGB' and 'transparency' not in im.info: return im
-    im = _to_8bit(im)
-    if im.mode in ('RGBA','LA','PA','RGBa','La') or 'transparency' in im.info:
-        im = Image.alpha_composite(Image.new('RGBA', im.size, (255,255,255,255)), im.convert('RGBA'))
-    return im.convert('RGB')
-
-# %% ../nbs/01_data.ipynb #d2d36c09
-class BadImageError(ValueError): "An image file that cannot be decoded"
-
-# %% ../nbs/01_data.ipynb #d32d71fb
-def _kind(mode) -> str:
-    "What the file of `mode` is, in words"
-    return ('a FIFO' if stat.S_ISFIFO(mode) else 'a socket' if stat.S_ISSOCK(mode) else 'a folder' if stat.S_ISDIR(mode)
-            else 'a device' if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else 'not a regular file')
-
-# %% ../nbs/01_data.ipynb #3f2e64c3
-def _open_regular(fn):
-    "File `fn` opened to read bytes; an `OSError` if it is not a regular file"
-    flags = os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_NOCTTY', 0) | getattr(os, 'O_BINARY', 0)
-    fd = os.open(fn, flags)
-    try:
-        if not stat.S_ISREG(m := os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, f'not a regular file but {_kind(m)}: never opened to read', str(fn))
-        return os.fdopen(fd, 'rb')
-    except BaseException: os.close(fd); raise
-
-# %% ../nbs/01_data.ipynb #ed5003d0
-def _why(e) -> str:
-    "What went wrong reading an image, in one line (Pillow, given a file object, would name the object)"
-    return f"{type(e).__name__}: {'cannot identify image file' if isinstance(e, UnidentifiedImageError) else e}"
-
-# %% ../nbs/01_data.ipynb #f34fe28d
-def load_rgb(fn) -> Image.Image:
-    "Open image file `fn` as 8-bit RGB by the rules of `to_rgb`"
-    try:
-        with warnings.catch_warnings(), _open_regular(fn) as f:
-            warnings.simplefilter('ignore')  # Pillow's palette-transparency and EXIF warnings
-            im = Image.open(f); im.load()
-            ImageOps.exif_transpose(im, in_place=True)
-            return to_rgb(im)
-    except Exception as e:
-        raise BadImageError(printable(f"{fn} cannot be read as an image ({_why(e)}). Replace or delete "
-                            "it; `image_dls` finds and skips such files when it checks the folder (`verify=True`).")
-                           ) from e
-
 # %% ../nbs/01_data.ipynb #1403e658
 class RGBImage(PILImage):
     "A fastai `PILImage` opened with `load_rgb`"
@@ -246,16 +190,6 @@ class RGBImage(PILImage):
         if isinstance(fn, (str, Path)): return cls(load_rgb(fn))
         if isinstance(fn, Image.Image): return cls(to_rgb(fn))
         return super().create(fn, **kwargs)
-
-# %% ../nbs/01_data.ipynb #c0c6df24
-def check_image(fn) -> str|None:
-    "Why image file `fn` cannot be decoded, or `None` if it can"
-    try:
-        with warnings.catch_warnings(), _open_regular(fn) as f:
-            warnings.simplefilter('ignore')
-            with Image.open(f) as im:
-                im.draft(im.mode, (64,64)); im.load()
-    except Exception as e: return _why(e)
 
 # %% ../nbs/01_data.ipynb #4334388c
 def _remember(fn, seen):
@@ -452,7 +386,7 @@ def _add(res:ImageFiles, e, exts, seen:set, todo:list):
     seen.add(k)
     if stat.S_ISDIR(st.st_mode): todo.append(e.path)
     elif stat.S_ISREG(st.st_mode): res.images.append(e.path)
-    else: res.special.append((e.path, _kind(st.st_mode)))
+    else: res.special.append((e.path, file_kind(st.st_mode)))
 
 # %% ../nbs/01_data.ipynb #4e543dde
 def find_images(d, # the folder to look in, at any depth
@@ -600,206 +534,6 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     return FolderScan(path, items, labels, is_valid, classes, bad, list(map(Path, left.other)), empty, depth, hidden,
                       left.special, left.repeats, left.runs)
 
-# %% ../nbs/01_data.ipynb #9768ec63
-PAD_TARGET = -100  # the target of padding rows: `nn.CrossEntropyLoss`'s default `ignore_index`
-
-# %% ../nbs/01_data.ipynb #f3217daf
-def n_inputs(dl) -> int:
-    "How many elements of a batch of `dl` are inputs"
-    return getattr(dl.dataset, 'n_inp', None) or getattr(dl, '_n_inp', 1)
-
-# %% ../nbs/01_data.ipynb #9f659255
-def _pad_targets(b, rows, n_inp):
-    "Batch `b` with the targets of `rows` set to `PAD_TARGET`"
-    def pad(t):
-        if not isinstance(t, Tensor): return PAD_TARGET
-        t = t.clone()
-        if rows is None or t.ndim == 0: t.fill_(PAD_TARGET)
-        else: t[rows] = PAD_TARGET
-        return t
-    return type(b)(o if i < n_inp else apply(pad, o) for i,o in enumerate(b)) if isinstance(b, tuple) else b
-
-# %% ../nbs/01_data.ipynb #7b55f1d9
-class PadIdx(int): "Index of an item repeated only to even out shards"
-
-# %% ../nbs/01_data.ipynb #7bd6dd99
-class TPUMixin:
-    "`TfmdDL` mixin: padded last batch, device prefetch, sharding"
-    _tpu_attrs = ('pad','prefetch','rank','world_size','seed')
-    def __init__(self, dataset=None, pad:bool=False, prefetch:bool=True, rank:int=0, world_size:int=1, seed:int=0,
-                 **kwargs):
-        self.pad,self.prefetch,self.rank,self.world_size,self.seed,self.epoch = pad,prefetch,rank,world_size,seed,0
-        super().__init__(dataset, **kwargs)
-        if world_size > 1:
-            if self.n is None: raise ValueError("Sharding needs a dataset with a length")
-            self.n_total,self.n = self.n,(self.n//world_size if self.drop_last else -(-self.n//world_size))
-
-class TPUDL(TPUMixin, TfmdDL): "fastai's `TfmdDL` with `TPUMixin`"
-
-# %% ../nbs/01_data.ipynb #7ef82c15
-@patch
-def new(self:TPUMixin, dataset=None, cls=None, **kwargs):
-    "fastai's `new`, keeping `pad`, `prefetch`, `rank`, `world_size` and `seed`"
-    if issubclass(cls or type(self), TPUMixin): kwargs = {**{k:getattr(self, k) for k in self._tpu_attrs}, **kwargs}
-    return super(TPUMixin, self).new(dataset, cls, **kwargs)
-
-# %% ../nbs/01_data.ipynb #20ad620f
-@patch
-def create_batch(self:TPUMixin, b):
-    "Collate the items `b`, padded to `bs` with `pad`"
-    n = len(b)
-    if not (self.pad and self.bs and 0 < n < self.bs) or getattr(self, '_no_pad', False):
-        return super(TPUMixin, self).create_batch(b)
-    full = super(TPUMixin, self).create_batch(list(b) + [b[-1]]*(self.bs-n))
-    return _pad_targets(full, slice(n, None), n_inputs(self))
-
-# %% ../nbs/01_data.ipynb #1dc7bfda
-@patch
-def _one_pass(self:TPUMixin):
-    self._no_pad = True
-    try: super(TPUMixin, self)._one_pass()
-    finally: self._no_pad = False
-
-# %% ../nbs/01_data.ipynb #6224b2ea
-_TPU_DLS = {}   # a loader class -> its TPU subclass: keyed by the class, never by its name
-
-# %% ../nbs/01_data.ipynb #02c92e39
-def tpu_class(cls):
-    "`cls` (a `TfmdDL` class) with `TPUMixin` mixed in, made once per class"
-    if issubclass(cls, TPUMixin): return cls
-    if cls is TfmdDL: return TPUDL
-    if cls not in _TPU_DLS:
-        reduce = lambda self, protocol: (_new_tpu_dl, (cls,), self.__getstate__())   # pickled by its base class
-        _TPU_DLS[cls] = type(f'TPU{cls.__name__}', (TPUMixin, cls), {'__module__': __name__, '__reduce_ex__': reduce,
-                                                                    '__doc__': f'`{cls.__name__}` with `TPUMixin`'})
-    return _TPU_DLS[cls]
-
-# %% ../nbs/01_data.ipynb #a979e3ae
-def _new_tpu_dl(cls): return object.__new__(tpu_class(cls))
-
-# %% ../nbs/01_data.ipynb #777097d6
-def tpu_dl(dl, **kwargs):
-    "`dl` (any fastai `TfmdDL`) as a `TPUMixin` loader"
-    return dl.new(cls=tpu_class(type(dl)), **kwargs)
-
-# %% ../nbs/01_data.ipynb #31740f27
-def with_loaders(dls:DataLoaders, # the original
-                 loaders, # the loaders of the copy
-                ) -> DataLoaders:
-    "A `DataLoaders` of `dls`'s class with `loaders`"
-    res = type(dls)(*loaders, path=dls.path)
-    for k in ('_device', 'scan'):
-        if hasattr(dls, k): setattr(res, k, getattr(dls, k))
-    return res
-
-# %% ../nbs/01_data.ipynb #98717957
-def static_shapes(dls:DataLoaders,
-                  pad:bool=True, # pad the last batch of the validation/test loaders (False: fastai's shapes there)
-                 ) -> DataLoaders:
-    "A copy of `dls` where every batch has `bs` items"
-    loaders = [tpu_dl(dl, drop_last=i==0, pad=pad and i>0) for i,dl in enumerate(dls.loaders)]
-    if len(loaders[0]) == 0:
-        raise ValueError(f"The training set has {loaders[0].n} items, fewer than bs={loaders[0].bs}: "
-                         f"no full batch. Pass a batch size of at most {loaders[0].n}.")
-    return with_loaders(dls, loaders)
-
-# %% ../nbs/01_data.ipynb #cc323936
-def _backend(device):
-    "The `Backend` that owns `device`, or None"
-    device = torch.device(device)
-    b = get_backend(device.type)
-    return b if b.device.type == device.type and device.index in (None, b.device.index) else None
-
-# %% ../nbs/01_data.ipynb #2893b185
-def _prefetch(batches, device):
-    "Yield `batches` on `device` through its backend's `prefetch`"
-    b = _backend(device)
-    if b is None: yield from (to_device(o, device) for o in batches); return
-    stop,errs,typs = [],[],collections.deque()
-    def src():
-        try:
-            for o in batches:
-                if stop: return
-                typs.append(explode_types(o))
-                yield apply_tensors(lambda t: t.as_subclass(Tensor), o)  # torch_xla only uploads exact `torch.Tensor`s
-        except Exception as e: errs.append(e)
-    it = iter(b.prefetch(src()))
-    try:
-        for o in it: yield retain_types(o, typs=typs.popleft())
-    finally:
-        stop.append(True)
-        for _ in it: pass  # let the prefetch threads finish when the loop stops early
-    if errs: raise errs[0]
-
-# %% ../nbs/01_data.ipynb #88772a68
-def _after_batch(dl, b):
-    "`dl.after_batch(b)`, then collect the reference cycles it left"
-    enabled = gc.isenabled(); gc.disable()
-    try: b = dl.after_batch(b)
-    finally:
-        if enabled: gc.enable()
-    gc.collect(0)
-    return b
-
-# %% ../nbs/01_data.ipynb #ac0861b7
-@patch
-def __iter__(self:TPUMixin):
-    "fastai's `__iter__`, the copy done ahead by `Backend.prefetch`"
-    self.randomize(); self.before_iter()
-    self._DataLoader__idxs = self.get_idxs()  # fastai's private name for the epoch's indices
-    batches = _loaders[self.fake_l.num_workers == 0](self.fake_l)
-    if self.pin_memory: batches = (tuple(b) if type(b) == list else b for b in batches)
-    if self.device is not None:
-        batches = _prefetch(batches, self.device) if self.prefetch else (to_device(b, self.device) for b in batches)
-    for b in batches: yield _after_batch(self, b)
-    self.after_iter()
-    if hasattr(self, 'it'): del(self.it)
-
-# %% ../nbs/01_data.ipynb #230b32e0
-@patch
-def one_batch(self:TPUMixin):
-    "One batch, copied without the prefetch threads"
-    old,self.prefetch = self.prefetch,False
-    try: return super(TPUMixin, self).one_batch()
-    finally: self.prefetch = old
-
-# %% ../nbs/01_data.ipynb #3ba36a59
-def default_workers() -> int:
-    "Worker processes per `DataLoader`"
-    if os.environ.get('TPU_VISION_WORKERS'): return int(os.environ['TPU_VISION_WORKERS'])
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
-    return max(0, min(8, cores // int(os.environ.get('LOCAL_WORLD_SIZE') or 1) - 1))
-
-# %% ../nbs/01_data.ipynb #8b20e6c3
-def channel_stats(dl, # a loader of (images, ...) batches
-                  n_batches:int=10, # how many of its first batches to read (None: all)
-                 ) -> tuple:
-    "Per-channel mean and std of the first `n_batches` of `dl`"
-    s,s2,n = 0.,0.,0
-    for xb,*_ in itertools.islice(dl, n_batches):
-        x = xb.float().transpose(0,1).flatten(1).cpu().double()
-        s,s2,n = s + x.sum(1),s2 + (x*x).sum(1),n + x.shape[1]
-    if not n: raise ValueError(f"No batch to compute statistics from: the loader has {dl.n} items, bs={dl.bs}")
-    m = s/n
-    return m.float().tolist(),(s2/n - m*m).clamp_min(0).sqrt().float().tolist()
-
-# %% ../nbs/01_data.ipynb #7dae837f
-def norm_stats(stats, # 'imagenet', 'data' (`channel_stats` of `dls.train`), or `(mean, std)`
-               dls, # the `DataLoaders` (for 'data')
-              ) -> tuple:
-    "The `(mean, std)` that `stats` names"
-    if isinstance(stats, str):
-        if stats == 'imagenet': return imagenet_stats
-        if stats == 'data': return channel_stats(dls.train)
-        raise ValueError(f"stats={stats!r}: use 'imagenet', 'data', None, or a (mean, std) pair")
-    return stats
-
-# %% ../nbs/01_data.ipynb #09d49a82
-def as_device(device):
-    "A `torch.device` for `device`"
-    if isinstance(device, torch.device) or (isinstance(device, str) and ':' in device): return torch.device(device)
-    return get_backend(device).device
-
 # %% ../nbs/01_data.ipynb #52ced32e
 def _need_valid(scan, valid='valid'):
     "A `ValueError` if `scan` has no validation images"
@@ -864,41 +598,3 @@ def class_balance(dls:DataLoaders) -> pd.DataFrame:
         cols[name] = pd.Series(Counter(int(o) for o in cats), dtype=int)
     df = pd.DataFrame(cols).reindex(range(len(dls.vocab)), fill_value=0)
     return df.fillna(0).astype(int).set_axis(list(dls.vocab))
-
-# %% ../nbs/01_data.ipynb #3b85129b
-@patch
-def do_item(self:TPUMixin, s):
-    "Item `s`; its targets `PAD_TARGET` if `s` is a `PadIdx`"
-    res = super(TPUMixin, self).do_item(s)
-    return _pad_targets(res, None, n_inputs(self)) if isinstance(s, PadIdx) and res is not None else res
-
-# %% ../nbs/01_data.ipynb #302aee65
-@patch
-def get_idxs(self:TPUMixin):
-    "This shard's indices for the next epoch"
-    if self.world_size == 1: return super(TPUMixin, self).get_idxs()
-    idxs = list(range(self.n_total))
-    if self.shuffle: random.Random(self.seed*100003 + self.epoch).shuffle(idxs)
-    self.epoch += 1
-    mine = idxs[self.rank::self.world_size][:self.n]
-    return mine + [PadIdx(mine[-1] if mine else idxs[-1])]*(self.n - len(mine))
-
-# %% ../nbs/01_data.ipynb #d453631a
-@patch
-def set_epoch(self:TPUMixin, epoch:int):
-    "Set the epoch number that seeds the next shuffle"
-    self.epoch = epoch
-
-# %% ../nbs/01_data.ipynb #cc7958d3
-def shard(dl, # a `TfmdDL`, or a `DataLoaders` to shard each of its loaders
-          rank:int=None, world_size:int=None, # this replica and the number of replicas (default: the backend's)
-          seed:int=0, # shared by all replicas: the shuffle of epoch `e` is seeded with `seed` and `e`
-         ):
-    "Replica `rank`'s share of `dl`"
-    if isinstance(dl, DataLoaders):
-        return with_loaders(dl, [shard(o, rank, world_size, seed) for o in dl.loaders])
-    b = get_backend(None if dl.device is None else dl.device.type)
-    rank,world_size = ifnone(rank, b.rank),ifnone(world_size, b.world_size)
-    if not 0 <= rank < world_size:
-        raise ValueError(f"rank={rank} with world_size={world_size}: rank must be in 0..{world_size-1}")
-    return tpu_dl(dl, rank=rank, world_size=world_size, seed=seed, pad=not dl.drop_last)

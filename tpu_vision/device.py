@@ -21,9 +21,9 @@ _all_ = ['printable', 'atomic_write', 'write_once']   # 00a_files'; this module 
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'TORCHTPU_TORCH', 'tpu_chips', 'is_installed',
            'find_backend', 'tpu_runtime', 'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'threaded_prefetch',
            'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'pjrt_problem', 'grads_of', 'XLABackend',
-           'TorchTPUBackend', 'get_backend', 'backend_class', 'native', 'SPMDBackend', 'spmd_backend', 'counters',
-           'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report', 'describe',
-           'printable', 'atomic_write', 'write_once']
+           'TorchTPUBackend', 'get_backend', 'backend_class', 'unusable', 'native', 'SPMDBackend', 'spmd_backend',
+           'counters', 'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report',
+           'describe', 'printable', 'atomic_write', 'write_once']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -188,11 +188,14 @@ def threaded_prefetch(batches, # an iterable of batches
             yield item
     finally: stop.set(); t.join()
 
-# %% ../nbs/00_device.ipynb #86acb09d
+# %% ../nbs/00_device.ipynb #08a57ea5
 class Backend:
     "One backend's device and what to do on it"
     name,fast_dtype,autocast_type = 'cpu',torch.bfloat16,'cpu'
     native_ops = frozenset({'grid_sample', 'area'})  # ops with a native kernel here (02_augment asks)
+    lazy,targets_tpu,on_host,pod = False,False,False,False   # what the step asks of a backend: see below
+    compile_backend,compiles_by_default = 'inductor',False   # `torch.compile`'s backend here; `to_tpu(compile='auto')`
+    compile_cache_loads = False   # can this build load compiled graphs back from disk (`use_compile_cache`)?
     def __init__(self, device=None): self.device = torch.device(device or self.name)
     @property
     def kind(self): return f'CPU ({platform.machine()})' if platform.machine() else 'CPU'
@@ -204,7 +207,13 @@ class Backend:
     def world_size(self): return torch.distributed.get_world_size() if self._dist() else 1
     @property
     def is_master(self): return self.rank == 0
+    @property
+    def process_count(self): return self.world_size   # processes that run this program (DDP's, or a pod's hosts)
+    @property
+    def process_index(self): return self.rank
     def _dist(self): return torch.distributed.is_available() and torch.distributed.is_initialized()
+    @classmethod
+    def use_compile_cache(cls, root): "Keep compiled graphs under `root` for later processes; eager: nothing to keep"
     def sync(self): "End of a step: launch what was traced (XLA); nothing to do on eager devices"
     def wait(self): "Block until the device has finished all queued work"
     def reduce_gradients(self, opt): "Average `opt`'s gradients over the replicas; eager backends leave this to DDP"
@@ -238,13 +247,16 @@ class Backend:
     def __repr__(self):
         return f'{type(self).__name__}({self.name}: {self.device}, {self.kind}, {self.device_count} device(s))'
 
-# %% ../nbs/00_device.ipynb #aba84759
-class CPUBackend(Backend): "The CPU, eager; bf16 autocast"
+# %% ../nbs/00_device.ipynb #ddb1c604
+class CPUBackend(Backend):
+    "The CPU, eager; bf16 autocast"
+    on_host = True
 
-# %% ../nbs/00_device.ipynb #eb8e1faf
+# %% ../nbs/00_device.ipynb #8ab5e71f
 class CUDABackend(Backend):
     "An NVIDIA GPU; fp16 autocast (with a grad scaler)"
     name,fast_dtype,autocast_type = 'cuda',torch.float16,'cuda'
+    compiles_by_default = True   # a compiled step is what makes an eager GPU fast
     def __init__(self, device=None): super().__init__(device or f'cuda:{torch.cuda.current_device()}')
     @property
     def kind(self): return torch.cuda.get_device_name(self.device)
@@ -316,11 +328,11 @@ def grads_of(opt) -> list:
     groups = getattr(opt, 'param_lists', None) or [g['params'] for g in opt.param_groups]
     return [p.grad for ps in groups for p in ps if p.grad is not None]
 
-# %% ../nbs/00_device.ipynb #c3da6b0e
+# %% ../nbs/00_device.ipynb #3ea2c9ec
 class XLABackend(Backend):
     "PyTorch/XLA: a TPU, or XLA on the CPU; bf16 autocast"
     name,fast_dtype,autocast_type = 'xla',torch.bfloat16,'xla'
-    native_ops = frozenset()
+    native_ops,lazy,targets_tpu = frozenset(),True,True
     def __init__(self, device=None):
         if not os.environ.get('PJRT_DEVICE'): os.environ['PJRT_DEVICE'] = 'TPU' if tpu_chips() else 'CPU'
         self.torch_xla,self.xm,self.xr = _import_xla()
@@ -336,6 +348,10 @@ class XLABackend(Backend):
     def rank(self): return self.xr.global_ordinal()
     @property
     def world_size(self): return self.xr.world_size()
+    @property
+    def process_count(self): return self.xr.process_count()   # hosts of a pod; 1 on one host
+    @property
+    def process_index(self): return self.xr.process_index()
     def sync(self): self.torch_xla.sync()
     def wait(self): self.xm.wait_device_ops()
     def reduce_gradients(self, opt):
@@ -401,11 +417,12 @@ def _tt_quiet():
     with warnings.catch_warnings():
         warnings.filterwarnings('ignore', message='<TorchTpu/ApiStage/'); yield
 
-# %% ../nbs/00_device.ipynb #6b0564fc
+# %% ../nbs/00_device.ipynb #cf36d3c3
 class TorchTPUBackend(Backend):
     "TorchTPU: a native `tpu` device, eager ops deferred and fused; bf16"
     name,fast_dtype,autocast_type,native_ops = 'tpu',torch.bfloat16,'tpu',frozenset()
     eager,dist_backend = 'DEFER_AND_FUSE','tpu'   # a `torch.tpu.EagerMode` name; torch.distributed's backend
+    targets_tpu,compile_backend,compiles_by_default = True,'tpu',True   # graph mode: torch.compile(backend='tpu')
     def __init__(self, device=None):
         self.torch_tpu = _import_torch_tpu()
         super().__init__(device or 'tpu'); self.set_eager_mode(self.eager)
@@ -487,6 +504,26 @@ def backend_class(device) -> type:
     if isinstance(device, Backend): return type(device)
     return _BACKENDS[device if isinstance(device, str) and device in _BACKENDS else torch.device(device).type]
 
+# %% ../nbs/00_device.ipynb #06b70bcd
+_NO = {'cuda': "no CUDA GPU is usable here (torch.cuda.is_available() is False); use auto or cpu",
+       'mps': "no Apple GPU (MPS) is usable here; use --device auto or cpu",
+       'xla': "torch_xla is not installed; `pip install 'tpu-vision[xla]'`, or use --device auto"}
+
+# %% ../nbs/00_device.ipynb #028cab56
+def _unusable(name):
+    "Why backend `name` cannot train here, or None"
+    if name == 'cuda': return None if torch.cuda.is_available() else _NO['cuda']
+    mps = getattr(torch.backends, 'mps', None)
+    if name == 'mps': return None if mps and mps.is_available() else _NO['mps']
+    if name == 'xla': return pjrt_problem() if is_installed('torch_xla') else _NO['xla']
+    if name == 'tpu' and not is_installed('torch_tpu') and not (is_installed('torch_xla') and tpu_chips()):
+        return f"no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)"
+
+# %% ../nbs/00_device.ipynb #eb54f46c
+def unusable(device:str) -> str|None: # one of `BACKENDS`, or 'auto'
+    "Why backend `device` cannot train here, found without starting it; None if it can"
+    return None if device in (None, 'auto') else _unusable(find_backend(device))
+
 # %% ../nbs/00_device.ipynb #c61346a9
 def native(device, # a `torch.device`, its type, or a `Backend`
            op:str, # e.g. 'grid_sample'
@@ -566,9 +603,12 @@ class SPMDBackend(XLABackend):
         # backward in the calling thread: an autograd engine started by an earlier CPU backward has no queue for XLA
         torch.autograd.set_multithreading_enabled(False)
 
-# %% ../nbs/00_device.ipynb #5bcb762a
+# %% ../nbs/00_device.ipynb #2c2c23ae
 @patch(as_prop=True)
 def n_devices(self:SPMDBackend) -> int: "Devices in the mesh"; return int(self.mesh.size())
+
+@patch(as_prop=True)
+def pod(self:SPMDBackend) -> bool: "One program over several hosts?"; return self.process_count > 1
 
 @patch(as_prop=True)
 def is_master(self:SPMDBackend) -> bool:
@@ -662,14 +702,22 @@ def _metrics():
     import torch_xla.debug.metrics as met
     return met
 
-# %% ../nbs/00_device.ipynb #e5d918cb
-def _snapshot():
-    met = _metrics()
-    if met is None: return {k:0 for k in _COUNTS}, {}
-    counts = {k:(met.metric_data(v) or (0,))[0] for k,v in _COUNTS.items()}
-    return counts, {n:met.counter_value(n) for n in met.counter_names() if n.startswith('aten::')}
+# %% ../nbs/00_device.ipynb #c830eb3e
+def _dynamo_counts() -> tuple:
+    "(graphs compiled, graph breaks) by dynamo so far"
+    if 'torch._dynamo.utils' not in sys.modules: return 0, 0
+    c = sys.modules['torch._dynamo.utils'].counters
+    return c['stats']['unique_graphs'],sum(c['graph_break'].values())
 
-# %% ../nbs/00_device.ipynb #fee5948d
+# %% ../nbs/00_device.ipynb #3492d481
+def _snapshot():
+    met,(graphs,breaks) = _metrics(),_dynamo_counts()
+    if met is None: counts,fb = {k:0 for k in _COUNTS},{}
+    else: counts,fb = {k:(met.metric_data(v) or (0,))[0] for k,v in _COUNTS.items()},{
+        n:met.counter_value(n) for n in met.counter_names() if n.startswith('aten::')}
+    return {**counts, 'compiles': counts['compiles']+graphs, 'graph_breaks': breaks}, fb
+
+# %% ../nbs/00_device.ipynb #cd5731bf
 class counters:
     "What XLA did inside `with`: compilations, transfers, fallbacks"
     def __init__(self, sync=True): self.sync = sync  # `sync`: end the traced step on exit and wait, so all of it counts
@@ -680,11 +728,12 @@ class counters:
         if self.sync and _metrics() is not None:
             sys.modules['torch_xla'].sync(); sys.modules['torch_xla'].core.xla_model.wait_device_ops()
         (c1,f1),self.seconds = _snapshot(),time.perf_counter()-self.t0
-        for k in _COUNTS: setattr(self, k, c1[k]-self._c0[k])
+        for k in c1: setattr(self, k, c1[k]-self._c0[k])
         self.fallbacks = {n:v-self._f0.get(n,0) for n,v in f1.items() if v-self._f0.get(n,0)}
     def as_dict(self):
         "The counts, the fallbacks and the seconds, as a dict"
-        return {**{k:getattr(self,k) for k in _COUNTS}, 'fallbacks':self.fallbacks, 'seconds':round(self.seconds,3)}
+        return {**{k:getattr(self,k) for k in (*_COUNTS, 'graph_breaks')}, 'fallbacks':self.fallbacks,
+                'seconds':round(self.seconds,3)}
     def __repr__(self):
         if not hasattr(self, 'seconds'): return 'counters(running)'
         fb = ', '.join(f'{k[6:]}×{v}' for k,v in self.fallbacks.items()) or 'none'

@@ -103,10 +103,10 @@ def sample_dls(bs:int=100, # batch size
 # %% ../nbs/97_test_utils.ipynb #9d289ff2
 ROOT = Path(__file__).resolve().parents[1] if '__file__' in globals() else Path.cwd().parent   # above the package
 
-# %% ../nbs/97_test_utils.ipynb #cfc831b6
+# %% ../nbs/97_test_utils.ipynb #62a9bc61
 def run_py(code:str, # Python source, run with `python -c`
            env:dict|None=None, # environment variables to add (or override)
-           block=(), # modules the process cannot import (`sys.modules[m] = None`), e.g. `('torch_xla',)`
+           block=(), # modules the process cannot import (`sys.modules[m] = None`), e.g. the XLA runtime's
            check:bool=True, # assert it exits 0, with its stderr in the message
           ) -> subprocess.CompletedProcess:
     "Run `code` in a fresh Python process, without `block`"
