@@ -63,7 +63,7 @@ def _utf8(o):
 
 # %% ../nbs/10b_reporting.ipynb #2b2b8a53
 def utf8_dumps(o, **kwargs) -> str:
-    "`json.dumps(o)` with valid Unicode strings only (`_utf8`)"
+    "`json.dumps(o)` with valid Unicode strings only"
     return json.dumps(_utf8(o), **kwargs)
 
 # %% ../nbs/10b_reporting.ipynb #c9178e88
