@@ -16,7 +16,7 @@ from fastai.learner import Learner
 from .device import atomic_write
 from .export import (Predictor, manifest, save_onnx, load_onnx, calib_batches, sidecar, write_json,
                                writable_out, writes_files, existing_file)
-from .edge import MissingExtra
+from .formats import MissingExtra
 
 # %% auto #0
 __all__ = ['VITIS_EP', 'need_quark', 'xint8_config', 'batch_reader', 'quantize_xint8', 'save_vitis', 'load_vitis',
