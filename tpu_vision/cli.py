@@ -19,7 +19,7 @@ from .checks import *                                            # `--help` is i
 from .reporting import *
 
 # %% auto #0
-__all__ = ['out_lock', 'train', 'load_predictor', 'Prediction', 'predict', 'parser', 'main']
+__all__ = ['out_lock', 'train', 'load_export', 'load_predictor', 'Prediction', 'predict', 'val', 'parser', 'main']
 
 # %% ../nbs/10_cli.ipynb #aa33487f
 def _user_error(e) -> bool:
@@ -221,11 +221,11 @@ def _learner_predict(learn):
         with learn.no_bar(): return learn.predict(item)
     return predict
 
-# %% ../nbs/10_cli.ipynb #4856f11e
-def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
-                   trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
-                  ) -> callable:
-    "`predict(image) -> (label, index, probs)` for `model`"
+# %% ../nbs/10_cli.ipynb #b537f15c
+def load_export(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
+                trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
+               ):
+    "`model` loaded: a fastai `Learner` for a .pkl, a `Predictor` for the other formats"
     from tpu_vision.formats import FORMATS, format_of, need, resolve
     p = Path(model)
     if not p.is_file(): raise UsageError(f"{model}: no such model file. `tpu-vision train` writes one (model.pkl)")
@@ -237,10 +237,19 @@ def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8
     from tpu_vision.portable import UntrustedPickle
     try:
         m = resolve(f.loader)(p, trust) if f.code else resolve(f.loader)(p)
-        return _learner_predict(m) if f.learner else m.predict
+        if f.learner: _learner_predict(m)   # a .pkl must hold a fastai Learner
+        return m
     except UntrustedPickle: raise   # its own message says what to do
     except Exception as e: raise UsageError(f"{model} is not a model exported by tpu-vision/fastai ({_why(e)}): "
                                             "re-export it or train again") from None
+
+# %% ../nbs/10_cli.ipynb #c8d54bdc
+def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
+                   trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
+                  ) -> callable:
+    "`predict(image) -> (label, index, probs)` for `model`"
+    m = load_export(model, trust)
+    return m.predict if hasattr(m, 'preprocess') else _learner_predict(m)
 
 # %% ../nbs/10_cli.ipynb #6fc08d9c
 def _images(paths) -> list:
@@ -390,6 +399,44 @@ def _train_parser(sub):
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 
+# %% ../nbs/10_cli.ipynb #1b44cbc2
+def val(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
+        folder, # a dataset's folder (its `valid/` is scored), or a folder of class folders
+        valid:str='valid', # the split to score, if the folder has it
+        bs:int=64, # images per batch
+        trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
+       ):
+    "09_evaluate's `Evaluation` of `model` on `folder`: top-1, top-5, each class, the confusion matrix"
+    from tpu_vision.evaluate import evaluate
+    m = load_export(model, trust)
+    try: return evaluate(m, folder, valid=valid, bs=bs)
+    except (ValueError, FileNotFoundError) as e: raise UsageError(one_line(e)) from None
+
+# %% ../nbs/10_cli.ipynb #e64cc4ff
+def _val(a):
+    ev = val(a.model, a.folder, a.valid, a.bs, a.trust_pickle)
+    if a.plot:
+        import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+        ev.plot_confusion_matrix(); plt.savefig(a.plot, bbox_inches='tight'); plt.close('all')
+    if a.json: print(utf8_dumps(dict(model=str(Path(a.model).absolute()), **ev.to_dict()))); return 0
+    print(esc(repr(ev)))
+    for c,r in ev.per_class().items(): print(f"  {esc(c)}: {r['accuracy']:.4f} of {r['images']}")
+    for t,p,n in ev.most_confused()[:5]: print(f"  confused: {esc(t)} as {esc(p)}, {n} images")
+    for c,n in ev.report.get('unknown_classes', {}).items():
+        print(f"  not scored: {esc(c)} ({n} images): a class the model does not know")
+    return 0
+
+# %% ../nbs/10_cli.ipynb #779bfb40
+def _val_parser(sub):
+    v = _sub(sub, 'val', 'top-1, top-5, each class and the confusion matrix of a model on a folder')
+    v.description += '\n\n' + _PICKLE_NOTE
+    _arg(v, val, 'model'); _arg(v, val, 'folder')
+    _arg(v, val, 'valid', '--valid'); _arg(v, val, 'bs', '--bs', type=int)
+    v.add_argument('--json', action='store_true', help='print one JSON document: scores, per class, confusion matrix')
+    v.add_argument('--plot', help='write the confusion matrix picture to this .png')
+    v.add_argument('--trust', '--trust-pickle', dest='trust_pickle', action='store_true', help=_TRUST_HELP)
+    v.set_defaults(func=_val)
+
 # %% ../nbs/10_cli.ipynb #ef9d2d5b
 def _predict_parser(sub):
     pr = _sub(sub, 'predict', 'class and probability of images with an exported model')
@@ -467,7 +514,7 @@ def _device_parsers(sub):
     d.set_defaults(func=_describe)
     _sub(sub, 'diagnose', 'explain why no TPU is available').set_defaults(func=_diagnose)
 
-# %% ../nbs/10_cli.ipynb #22ea2930
+# %% ../nbs/10_cli.ipynb #e165d244
 def parser() -> argparse.ArgumentParser:
     "The `tpu-vision` argument parser, one subparser per command"
     p = argparse.ArgumentParser(prog='tpu-vision', description='fastai image classification on TPUs, GPUs and CPUs',
@@ -475,7 +522,7 @@ def parser() -> argparse.ArgumentParser:
     from tpu_vision import __version__
     p.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     sub = p.add_subparsers(dest='cmd', required=True, metavar='COMMAND', help='`tpu-vision COMMAND --help` for more')
-    for f in (_train_parser, _predict_parser, _export_parser, _tune_parser, _device_parsers): f(sub)
+    for f in (_train_parser, _predict_parser, _val_parser, _export_parser, _tune_parser, _device_parsers): f(sub)
     return p
 
 # %% ../nbs/10_cli.ipynb #c6bd94c6
