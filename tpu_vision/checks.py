@@ -36,7 +36,7 @@ def check_numbers(epochs:int, # epochs to train
     if lr is not None and not (math.isfinite(lr) and lr > 0):
         raise UsageError(f"--lr {lr}: the learning rate must be a positive number, e.g. --lr 3e-3 (or leave it out)")
 
-# %% ../nbs/10a_checks.ipynb #0e79c488
+# %% ../nbs/10a_checks.ipynb #ef85296f
 def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
                  flag:str='--device', # the argument to name in the error
                 ) -> str:
@@ -45,7 +45,7 @@ def check_device(device:str='auto', # 'auto', or one of `BACKENDS`: 'tpu', 'xla'
     what = f'{flag} {device}'
     try: name = find_backend(device)
     except ValueError: raise UsageError(f"{what}: unknown device; use auto, tpu, xla, cuda, mps or cpu") from None
-    if why := unusable(name): raise UsageError(f"{what}: {why}")   # the backend says why (00_device)
+    if why := unusable(name, what): raise UsageError(why)   # the backend says why (00_device)
     return name
 
 # %% ../nbs/10a_checks.ipynb #8803c0ac

@@ -519,10 +519,15 @@ def _unusable(name):
     if name == 'tpu' and not is_installed('torch_tpu') and not (is_installed('torch_xla') and tpu_chips()):
         return f"no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)"
 
-# %% ../nbs/00_device.ipynb #eb54f46c
-def unusable(device:str) -> str|None: # one of `BACKENDS`, or 'auto'
+# %% ../nbs/00_device.ipynb #8dfd103f
+def unusable(device:str, # one of `BACKENDS`, or 'auto'
+             what:str|None=None, # the argument to name first in the message (e.g. '--device cuda')
+            ) -> str|None:
     "Why backend `device` cannot train here, found without starting it; None if it can"
-    return None if device in (None, 'auto') else _unusable(find_backend(device))
+    if device in (None, 'auto'): return None
+    why,name = _unusable(n := find_backend(device)),n
+    if name == 'xla' and is_installed('torch_xla'): return why   # it names PJRT_DEVICE, the setting to change
+    return why and (f'{what}: {why}' if what else why)
 
 # %% ../nbs/00_device.ipynb #c61346a9
 def native(device, # a `torch.device`, its type, or a `Backend`
