@@ -348,6 +348,30 @@ def _diagnose(a):
     why = diagnose()
     print('\n'.join(f'- {w}' for w in why) if why else 'A TPU is present and torch_xla or torch_tpu can use it.')
 
+# %% ../nbs/10_cli.ipynb #19d58e27
+def _bench_kwargs(a) -> dict:
+    "`bench`'s arguments from the command line's, checked"
+    from tpu_vision.bench import TINY, bench_config
+    from tpu_vision.device import get_backend
+    given = {k:v for k in ('arch', 'size', 'bs', 'rounds') if (v := getattr(a, k)) is not None}
+    kw = {**(TINY if a.tiny else {}), **given}
+    if kw.get('rounds', 1) < 1: raise UsageError(f"--rounds {kw['rounds']}: measure at least 1 round after the warm-up")
+    b = get_backend(check_device(a.device))
+    c = bench_config(b, kw.get('arch'), kw.get('size'), kw.get('bs'))
+    check_numbers(1, c['bs'], c['size'], None); check_size(check_arch(c['arch']), c['size'])
+    folder = None if a.folder is None else check_folder(a.folder)
+    return dict(kw, device=b, folder=folder, out=a.out, compile=True if a.compile else 'auto')
+
+# %% ../nbs/10_cli.ipynb #40d98f33
+def _bench(a):
+    from shlex import join
+    from tpu_vision.bench import bench, report_md
+    check_home(); kw = _bench_kwargs(a)
+    log = (lambda l: print(l, file=sys.stderr, flush=True)) if a.json else (lambda l: print(l, flush=True))
+    r = bench(**kw, command=join(['tpu-vision', *a.argv]), log=log)
+    if a.json: print(utf8_dumps(r, default=str)); return
+    print(f"\n{report_md(r)}\nwrote {esc(Path(a.out)/'bench.json')} and {esc(Path(a.out)/'bench.md')}")
+
 # %% ../nbs/10_cli.ipynb #68a68482
 _EXIT_CODES = """exit codes:
   0    done
@@ -483,7 +507,25 @@ def _device_parsers(sub):
     d.set_defaults(func=_describe)
     _sub(sub, 'diagnose', 'explain why no TPU is available').set_defaults(func=_diagnose)
 
-# %% ../nbs/10_cli.ipynb #22ea2930
+# %% ../nbs/10_cli.ipynb #43a2d03c
+def _bench_parser(sub):
+    be = _sub(sub, 'bench', 'measure stock fastai, to_tpu, a hand loop, the model alone and the loaders side by side '
+              '(09b_bench): bench.json and bench.md')
+    be.add_argument('folder', nargs='?', default=None, help="image folder, 'sample' or 'fashion-mnist' (default: the "
+                    "sample)")
+    be.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default auto)')
+    be.add_argument('--arch', default=None, help='architecture (default: resnet18 on an accelerator, tiny_cnn on '
+                    'a CPU)')
+    be.add_argument('--size', type=int, default=None, help='image side (default: 64 px on an accelerator, 32 on a CPU)')
+    be.add_argument('--bs', type=int, default=None, help='batch size (default 64)')
+    be.add_argument('--rounds', type=int, default=None, help='timed epochs of each, after a warm-up one (default 3)')
+    be.add_argument('--compile', action='store_true', help='measure the compiled step on the CPU too (inductor)')
+    be.add_argument('--tiny', action='store_true', help='a run of seconds: tiny_cnn, 16 px, 120 images, 1 round')
+    be.add_argument('--out', default='.', help='folder for bench.json and bench.md (default: the current folder)')
+    be.add_argument('--json', action='store_true', help='print one JSON object (the progress on stderr)')
+    be.set_defaults(func=_bench)
+
+# %% ../nbs/10_cli.ipynb #fc78d6d7
 def parser() -> argparse.ArgumentParser:
     "The `tpu-vision` argument parser, one subparser per command"
     p = argparse.ArgumentParser(prog='tpu-vision', description='fastai image classification on TPUs, GPUs and CPUs',
@@ -491,7 +533,7 @@ def parser() -> argparse.ArgumentParser:
     from tpu_vision import __version__
     p.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     sub = p.add_subparsers(dest='cmd', required=True, metavar='COMMAND', help='`tpu-vision COMMAND --help` for more')
-    for f in (_train_parser, _predict_parser, _export_parser, _tune_parser, _device_parsers): f(sub)
+    for f in (_train_parser, _predict_parser, _export_parser, _tune_parser, _device_parsers, _bench_parser): f(sub)
     return p
 
 # %% ../nbs/10_cli.ipynb #c6bd94c6
