@@ -340,6 +340,30 @@ def _diagnose(a):
     why = diagnose()
     print('\n'.join(f'- {w}' for w in why) if why else 'A TPU is present and its runtime can use it.')
 
+# %% ../nbs/10_cli.ipynb #19d58e27
+def _bench_kwargs(a) -> dict:
+    "`bench`'s arguments from the command line's, checked"
+    from tpu_vision.bench import TINY, bench_config
+    from tpu_vision.device import get_backend
+    given = {k:v for k in ('arch', 'size', 'bs', 'rounds') if (v := getattr(a, k)) is not None}
+    kw = {**(TINY if a.tiny else {}), **given}
+    if kw.get('rounds', 1) < 1: raise UsageError(f"--rounds {kw['rounds']}: measure at least 1 round after the warm-up")
+    b = get_backend(check_device(a.device))
+    c = bench_config(b, kw.get('arch'), kw.get('size'), kw.get('bs'))
+    check_numbers(1, c['bs'], c['size'], None); check_size(check_arch(c['arch']), c['size'])
+    folder = None if a.folder is None else check_folder(a.folder)
+    return dict(kw, device=b, folder=folder, out=a.out, compile=True if a.compile else 'auto')
+
+# %% ../nbs/10_cli.ipynb #40d98f33
+def _bench(a):
+    from shlex import join
+    from tpu_vision.bench import bench, report_md
+    check_home(); kw = _bench_kwargs(a)
+    log = (lambda l: print(l, file=sys.stderr, flush=True)) if a.json else (lambda l: print(l, flush=True))
+    r = bench(**kw, command=join(['tpu-vision', *a.argv]), log=log)
+    if a.json: print(utf8_dumps(r, default=str)); return
+    print(f"\n{report_md(r)}\nwrote {esc(Path(a.out)/'bench.json')} and {esc(Path(a.out)/'bench.md')}")
+
 # %% ../nbs/10_cli.ipynb #68a68482
 _EXIT_CODES = """exit codes:
   0    done
@@ -412,19 +436,26 @@ def val(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml o
     try: return evaluate(m, folder, valid=valid, bs=bs)
     except (ValueError, FileNotFoundError) as e: raise UsageError(one_line(e)) from None
 
-# %% ../nbs/10_cli.ipynb #e64cc4ff
+# %% ../nbs/10_cli.ipynb #8e6e7929
+def _val_lines(ev):
+    "What `tpu-vision val` prints of `ev`, a line at a time"
+    yield esc(repr(ev))
+    for c,r in ev.per_class().items(): yield f"  {esc(c)}: {r['accuracy']:.4f} of {r['images']}"
+    for t,p,n in ev.most_confused()[:5]: yield f"  confused: {esc(t)} as {esc(p)}, {n} images"
+    for c,n in ev.report['unknown_classes'].items(): yield f"  not scored: {esc(c)} ({n} images): not the model's"
+
+# %% ../nbs/10_cli.ipynb #fdb640b1
+def _save_plot(ev, fn):
+    "Write `ev`'s confusion matrix picture to `fn`"
+    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    ev.plot_confusion_matrix(); plt.savefig(fn, bbox_inches='tight'); plt.close('all')
+
+# %% ../nbs/10_cli.ipynb #2e8f2b4e
 def _val(a):
     ev = val(a.model, a.folder, a.valid, a.bs, a.trust_pickle)
-    if a.plot:
-        import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
-        ev.plot_confusion_matrix(); plt.savefig(a.plot, bbox_inches='tight'); plt.close('all')
+    if a.plot: _save_plot(ev, a.plot)
     if a.json: print(utf8_dumps(dict(model=str(Path(a.model).absolute()), **ev.to_dict()))); return 0
-    print(esc(repr(ev)))
-    for c,r in ev.per_class().items(): print(f"  {esc(c)}: {r['accuracy']:.4f} of {r['images']}")
-    for t,p,n in ev.most_confused()[:5]: print(f"  confused: {esc(t)} as {esc(p)}, {n} images")
-    for c,n in ev.report.get('unknown_classes', {}).items():
-        print(f"  not scored: {esc(c)} ({n} images): a class the model does not know")
-    return 0
+    print('\n'.join(_val_lines(ev))); return 0
 
 # %% ../nbs/10_cli.ipynb #779bfb40
 def _val_parser(sub):
@@ -514,6 +545,24 @@ def _device_parsers(sub):
     d.set_defaults(func=_describe)
     _sub(sub, 'diagnose', 'explain why no TPU is available').set_defaults(func=_diagnose)
 
+# %% ../nbs/10_cli.ipynb #43a2d03c
+def _bench_parser(sub):
+    be = _sub(sub, 'bench', 'measure stock fastai, to_tpu, a hand loop, the model alone and the loaders side by side '
+              '(09b_bench): bench.json and bench.md')
+    be.add_argument('folder', nargs='?', default=None, help="image folder, 'sample' or 'fashion-mnist' (default: the "
+                    "sample)")
+    be.add_argument('--device', default='auto', help='auto, tpu, xla, cuda, mps or cpu (default auto)')
+    be.add_argument('--arch', default=None, help='architecture (default: resnet18 on an accelerator, tiny_cnn on '
+                    'a CPU)')
+    be.add_argument('--size', type=int, default=None, help='image side (default: 64 px on an accelerator, 32 on a CPU)')
+    be.add_argument('--bs', type=int, default=None, help='batch size (default 64)')
+    be.add_argument('--rounds', type=int, default=None, help='timed epochs of each, after a warm-up one (default 3)')
+    be.add_argument('--compile', action='store_true', help='measure the compiled step on the CPU too (inductor)')
+    be.add_argument('--tiny', action='store_true', help='a run of seconds: tiny_cnn, 16 px, 120 images, 1 round')
+    be.add_argument('--out', default='.', help='folder for bench.json and bench.md (default: the current folder)')
+    be.add_argument('--json', action='store_true', help='print one JSON object (the progress on stderr)')
+    be.set_defaults(func=_bench)
+
 # %% ../nbs/10_cli.ipynb #e165d244
 def parser() -> argparse.ArgumentParser:
     "The `tpu-vision` argument parser, one subparser per command"
@@ -522,7 +571,8 @@ def parser() -> argparse.ArgumentParser:
     from tpu_vision import __version__
     p.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     sub = p.add_subparsers(dest='cmd', required=True, metavar='COMMAND', help='`tpu-vision COMMAND --help` for more')
-    for f in (_train_parser, _predict_parser, _val_parser, _export_parser, _tune_parser, _device_parsers): f(sub)
+    for f in (_train_parser, _predict_parser, _val_parser, _export_parser, _tune_parser, _device_parsers,
+              _bench_parser): f(sub)
     return p
 
 # %% ../nbs/10_cli.ipynb #c6bd94c6

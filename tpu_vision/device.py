@@ -280,11 +280,10 @@ class CUDABackend(Backend):
             cur.wait_event(ev)
             yield apply_tensors(lambda t: (t.record_stream(cur), t)[1], b)  # made on `stream`, used on `cur`
 
-# %% ../nbs/00_device.ipynb #bc76264e
+# %% ../nbs/00_device.ipynb #753d4dd4
 class MPSBackend(Backend):
     "An Apple GPU; fp16 autocast"
-    name,fast_dtype,autocast_type = 'mps',torch.float16,'mps'
-    native_ops = frozenset()
+    name,fast_dtype,autocast_type,native_ops = 'mps',torch.float16,'mps',frozenset()
     @property
     def kind(self): return 'Apple GPU (MPS)'
     def wait(self): torch.mps.synchronize()

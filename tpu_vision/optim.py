@@ -321,11 +321,13 @@ class CompiledStep(Callback):
         return self._fn(*xb)
     def __getstate__(self): return {**self.__dict__, '_fn': None}   # a compiled module does not pickle
 
-# %% ../nbs/04_optim.ipynb #2f304a4b
+# %% ../nbs/04_optim.ipynb #646e8f4e
+def _is_compiled(cb): return isinstance(cb, CompiledStep)
+
+# %% ../nbs/04_optim.ipynb #f9458c38
 def apply_compile(learn:Learner, # a Learner (after `to_tpu`: its backend's compiler)
                   compile='auto', # `to_tpu`'s `compile`
                  ) -> Learner:
     "Give `learn` the `CompiledStep` `compile` asks for"
-    learn.remove_cbs([cb for cb in learn.cbs if isinstance(cb, CompiledStep)])
-    be = compile_backend_for(_backend_of(learn), compile)
+    be = compile_backend_for(_backend_of(learn), compile); learn.remove_cbs(learn.cbs.filter(_is_compiled))
     return learn if be is None else learn.add_cb(CompiledStep(be))
