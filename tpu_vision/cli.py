@@ -444,11 +444,13 @@ def _val_lines(ev):
     for t,p,n in ev.most_confused()[:5]: yield f"  confused: {esc(t)} as {esc(p)}, {n} images"
     for c,n in ev.report['unknown_classes'].items(): yield f"  not scored: {esc(c)} ({n} images): not the model's"
 
-# %% ../nbs/10_cli.ipynb #fdb640b1
+# %% ../nbs/10_cli.ipynb #5d32969e
 def _save_plot(ev, fn):
-    "Write `ev`'s confusion matrix picture to `fn`"
+    "Write `ev`'s confusion matrix picture to `fn`, whole or not at all"
     import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
-    ev.plot_confusion_matrix(); plt.savefig(fn, bbox_inches='tight'); plt.close('all')
+    from tpu_vision.files import atomic_write
+    ev.plot_confusion_matrix(); atomic_write(fn, lambda p: plt.savefig(p, format='png', bbox_inches='tight'))
+    plt.close('all')
 
 # %% ../nbs/10_cli.ipynb #2e8f2b4e
 def _val(a):

@@ -518,13 +518,13 @@ def _unusable(name):
     if name == 'tpu' and not is_installed('torch_tpu') and not (is_installed('torch_xla') and tpu_chips()):
         return f"no usable TPU here. {diagnose()[0]} (`tpu-vision diagnose` lists every reason)"
 
-# %% ../nbs/00_device.ipynb #8dfd103f
+# %% ../nbs/00_device.ipynb #fe311655
 def unusable(device:str, # one of `BACKENDS`, or 'auto'
              what:str|None=None, # the argument to name first in the message (e.g. '--device cuda')
             ) -> str|None:
     "Why backend `device` cannot train here, found without starting it; None if it can"
     if device in (None, 'auto'): return None
-    why,name = _unusable(n := find_backend(device)),n
+    why = _unusable(name := find_backend(device))
     if name == 'xla' and is_installed('torch_xla'): return why   # it names PJRT_DEVICE, the setting to change
     return why and (f'{what}: {why}' if what else why)
 

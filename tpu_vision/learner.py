@@ -99,11 +99,11 @@ def add_cb(self:TPULearnerMixin, cb):
     "fastai's `add_cb`, with `cb` in its device version (`tpu_callback`)"
     return super(TPULearnerMixin, self).add_cb(tpu_callback(cb() if isinstance(cb, type) else cb))
 
-# %% ../nbs/03_learner.ipynb #4e6d256d
+# %% ../nbs/03_learner.ipynb #7e884b3f
 @patch
 def _do_one_batch(self:TPULearnerMixin):
     "fastai's `_do_one_batch`, the model called through `CompiledStep` if the Learner has one"
-    cs = next((cb for cb in self.cbs if isinstance(cb, CompiledStep)), None)
+    cs = self.__dict__.get('compiled_step')   # fastai keeps a callback as the Learner's attribute of its name
     self.pred = self.model(*self.xb) if cs is None else cs.forward(*self.xb)
     self('after_pred')
     if len(self.yb):
