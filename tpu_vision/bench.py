@@ -27,10 +27,10 @@ from .recipe import RECIPE, versions
 import tpu_vision.learner   # `Learner.to_tpu`
 
 # %% auto #0
-__all__ = ['TINY', 'small_sample', 'bench_model', 'Setup', 'OverBudget', 'over', 'Deadline', 'fit_epoch', 'stock_fastai',
-           'tpu_fit', 'train_step', 'correct', 'hand_loop', 'model_alone', 'pipeline', 'compile_plan', 'variants',
-           'time_epoch', 'interleave', 'row', 'git_revision', 'machine', 'table', 'heading', 'summary', 'report_md',
-           'write_report', 'defaults', 'bench_config', 'build', 'bench']
+__all__ = ['LEGEND', 'TINY', 'small_sample', 'bench_model', 'Setup', 'OverBudget', 'over', 'Deadline', 'fit_epoch',
+           'stock_fastai', 'tpu_fit', 'train_step', 'correct', 'hand_loop', 'model_alone', 'pipeline', 'compile_plan',
+           'variants', 'time_epoch', 'interleave', 'row', 'git_revision', 'machine', 'table', 'heading', 'summary',
+           'report_md', 'write_report', 'defaults', 'bench_config', 'build', 'bench']
 
 # %% ../nbs/09b_bench.ipynb #fabd96d4
 def small_sample(n:int=12) -> Path: # training images per class (a third as many validation images)
@@ -110,14 +110,14 @@ def stock_fastai(s:Setup) -> callable:
     if s.precision == 'bf16': learn.to_bf16()
     return fit_epoch(learn, s.lr)
 
-# %% ../nbs/09b_bench.ipynb #ceb38d3e
+# %% ../nbs/09b_bench.ipynb #79c358f1
 def tpu_fit(s:Setup, # the benchmark's setup
             compile=False, # `to_tpu`'s `compile`: False (eager), True or a `torch.compile` backend
            ) -> callable:
     "`learn.to_tpu(compile=compile)` on `image_dls`"
     dls = s.dls()
     learn = Learner(dls, bench_model(s.arch, dls.c), loss_func=CrossEntropyLossFlat(), metrics=accuracy)
-    return fit_epoch(learn.to_tpu(s.b, precision=s.precision, compile=compile), s.lr)
+    return fit_epoch(learn.to_tpu(s.b, precision=s.precision, compile=compile, compile_cache=False), s.lr)
 
 # %% ../nbs/09b_bench.ipynb #349d10e9
 def train_step(s:Setup, # the benchmark's setup
@@ -308,24 +308,34 @@ def heading(res:dict) -> str: # what `bench` returns
             f"{c['n_train']} training images, {c['rounds']} rounds\n\n`{res['command']}` · tpu_vision "
             f"{v['tpu_vision']} ({res['revision']}) · {vs} · {m['cpus']} CPUs, load {m['load'] and m['load'][0]}")
 
-# %% ../nbs/09b_bench.ipynb #d81769df
+# %% ../nbs/09b_bench.ipynb #757a1d75
 def summary(res:dict) -> str: # what `bench` returns
     "The ratios of `res` in sentences"
     r,q = res['rows'],lambda a,b: _fmt(_ratio(res, a, b), '{:.2f}×')
-    t = r.get('to_tpu eager', {})
-    out = [f"`to_tpu` trained at {_fmt(t.get('img_s'))} img/s: {q('to_tpu eager', 'stock fastai')} stock fastai "
+    t,st = r.get('to_tpu eager', {}),r.get('stock fastai', {})
+    stop = f" (whose first epoch compiled {st['graphs']} graphs and ran out of budget)" if st.get('note') else ''
+    out = [f"`to_tpu` trained at {_fmt(t.get('img_s'))} img/s: {q('to_tpu eager', 'stock fastai')} stock fastai{stop} "
            f"and {q('to_tpu eager', 'hand loop')} the hand loop; the hand loop ran at {q('hand loop', 'model alone')} "
            f"the model alone, and the input pipeline alone at {q('input pipeline', 'model alone')} the model alone "
            f"({q('input pipeline (cache)', 'model alone')} from the cache)."]
+    if (x := _ratio(res, 'input pipeline', 'model alone')) is not None: out.append(
+        "The loaders alone are slower than the model alone: here the input pipeline bounds every fitted row." if x < 1
+        else "The loaders alone are faster than the model alone: here the model bounds the fitted rows.")
     if 'img_s' in r.get('to_tpu compiled', {}): out.append(f"Compiled, `to_tpu` ran at "
         f"{q('to_tpu compiled', 'to_tpu eager')} its eager speed ({_fmt(r['to_tpu compiled']['compile_s'], '{:.0f}')} s"
         " of compilation in the first epoch).")
     return ' '.join(out)
 
-# %% ../nbs/09b_bench.ipynb #aeb7fdaa
+# %% ../nbs/09b_bench.ipynb #a17943f7
+LEGEND = ("img/s: training images per second of a whole epoch (training and validation pass), median over the rounds; "
+          "spread: (fastest - slowest) / median; compile s: the first epoch minus a steady one (compilation, worker "
+          "start-up); graphs, host syncs: the most in a steady epoch (host syncs are counted on XLA only); accuracy: "
+          "on the validation set after the last epoch (every fitted row: as many epochs, the same constant lr).")
+
+# %% ../nbs/09b_bench.ipynb #303e7cfd
 def report_md(res:dict) -> str: # what `bench` returns
-    "`bench.md`: heading, summary and table"
-    return f"{heading(res)}\n\n{summary(res)}\n\n{table(res)}\n"
+    "`bench.md`: heading, summary, table and legend"
+    return f"{heading(res)}\n\n{summary(res)}\n\n{table(res)}\n\n{LEGEND}\n"
 
 # %% ../nbs/09b_bench.ipynb #eae14704
 def write_report(res:dict, # what `bench` returns
