@@ -181,14 +181,14 @@ def pipeline(s:Setup, # the benchmark's setup
         for b in dls.valid: s.b.sync()
     return run
 
-# %% ../nbs/09b_bench.ipynb #b5b5a81b
+# %% ../nbs/09b_bench.ipynb #4b9cb62e
 def compile_plan(b, # the `Backend`
                  compile='auto', # 'auto' (where it pays: `compiles_by_default`), True, or a `torch.compile` backend
                 ) -> tuple:
     "(`to_tpu`'s `compile` for the compiled row, None) or (None, why it is skipped)"
     if b.lazy: return None,f"{b.name} compiles its traced graphs itself: the eager row is compiled"
     if compile == 'auto' and not b.compiles_by_default:
-        return None,f"not by default on {b.name}: inductor compiles C++ for minutes; `compile=True` measures it"
+        return None,f"off by default on {b.name}, as in to_tpu: inductor compiles C++ first (--compile measures it)"
     if compile is False or compile is None: return None,'compile=False'
     return compile_backend_for(b, True if compile == 'auto' else compile),None
 
