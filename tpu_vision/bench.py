@@ -278,12 +278,12 @@ def machine(b) -> dict: # the `Backend`
 _COLS = ('variant', 'img/s', 'spread', '× hand', 'compile s', 'graphs/epoch', 'host syncs/epoch', 'accuracy', 'note')
 def _fmt(v, f='{:,.0f}'): return '–' if v is None or (isinstance(v, float) and math.isnan(v)) else f.format(v)
 
-# %% ../nbs/09b_bench.ipynb #dbe5a35d
+# %% ../nbs/09b_bench.ipynb #c3614955
 def _cells(k, r, hand):
     if 'img_s' not in r: return [k, *['–']*(len(_COLS)-2), next(f'{w}: {r[w]}' for w in ('skipped', 'failed')
                                                                    if w in r)]
     x = r['img_s']/hand if hand else None
-    return [k, _fmt(r['img_s']), _fmt(100*r['spread'], '±{:.0f} %'), _fmt(x, '{:.2f}×'),
+    return [k, _fmt(r['img_s']), _fmt(50*r['spread'], '±{:.0f} %'), _fmt(x, '{:.2f}×'),
             _fmt(r['compile_s'], '{:.1f}'), str(r['graphs']), _fmt(r['host_syncs'], '{}'),
             _fmt(r['accuracy'], '{:.3f}'), r['note'] or '']
 
@@ -299,16 +299,19 @@ def _ratio(res, a, b):
     r = res['rows']; x,y = r.get(a, {}).get('img_s'),r.get(b, {}).get('img_s')
     return None if not x or not y else x/y
 
-# %% ../nbs/09b_bench.ipynb #6851b6b0
+# %% ../nbs/09b_bench.ipynb #c476ee2e
+def _load(res): return ' → '.join(str(l[0]) for l in (res['machine']['load'], res.get('load_after')) if l) or '–'
+
+# %% ../nbs/09b_bench.ipynb #b946ea47
 def heading(res:dict) -> str: # what `bench` returns
     "The configuration, machine, versions and revision of `res`, in two lines"
     c,m,v = res['config'],res['machine'],res['versions']
     vs = ', '.join(f'{k} {v[k]}' for k in ('torch', 'fastai', 'torch_xla', 'torch_tpu') if v.get(k))
     return (f"**{m['backend']}: {m['kind']}**, {c['arch']} at {c['size']} px, bs {c['bs']}, {c['precision']}, "
             f"{c['n_train']} training images, {c['rounds']} rounds\n\n`{res['command']}` · tpu_vision "
-            f"{v['tpu_vision']} ({res['revision']}) · {vs} · {m['cpus']} CPUs, load {m['load'] and m['load'][0]}")
+            f"{v['tpu_vision']} ({res['revision']}) · {vs} · {m['cpus']} CPUs, load {_load(res)}")
 
-# %% ../nbs/09b_bench.ipynb #757a1d75
+# %% ../nbs/09b_bench.ipynb #1f0fd522
 def summary(res:dict) -> str: # what `bench` returns
     "The ratios of `res` in sentences"
     r,q = res['rows'],lambda a,b: _fmt(_ratio(res, a, b), '{:.2f}×')
@@ -321,16 +324,19 @@ def summary(res:dict) -> str: # what `bench` returns
     if (x := _ratio(res, 'input pipeline', 'model alone')) is not None: out.append(
         "The loaders alone are slower than the model alone: here the input pipeline bounds every fitted row." if x < 1
         else "The loaders alone are faster than the model alone: here the model bounds the fitted rows.")
-    if 'img_s' in r.get('to_tpu compiled', {}): out.append(f"Compiled, `to_tpu` ran at "
-        f"{q('to_tpu compiled', 'to_tpu eager')} its eager speed ({_fmt(r['to_tpu compiled']['compile_s'], '{:.0f}')} s"
-        " of compilation in the first epoch).")
+    if 'img_s' in (c := r.get('to_tpu compiled', {})) and (x := _ratio(res, 'to_tpu compiled', 'to_tpu eager')):
+        same = abs(x-1) <= (c['spread'] + r['to_tpu eager']['spread'])/2   # within the two rows' half-ranges
+        out.append(f"Compiled, `to_tpu` ran at {x:.2f}× its eager speed, after {c['compile_s']:.0f} s of "
+                   "compilation in its first epoch" + (": within the rounds' spread, no difference measured." if same
+                                                        else "."))
     return ' '.join(out)
 
-# %% ../nbs/09b_bench.ipynb #a17943f7
-LEGEND = ("img/s: training images per second of a whole epoch (training and validation pass), median over the rounds; "
-          "spread: (fastest - slowest) / median; compile s: the first epoch minus a steady one (compilation, worker "
-          "start-up); graphs, host syncs: the most in a steady epoch (host syncs are counted on XLA only); accuracy: "
-          "on the validation set after the last epoch (every fitted row: as many epochs, the same constant lr).")
+# %% ../nbs/09b_bench.ipynb #3b430b60
+LEGEND = ("img/s: training images per second of a whole epoch (training and validation pass), median over the "
+          "rounds; spread: ± half of (fastest - slowest) / median; compile s: the first epoch minus a steady one "
+          "(compilation, worker start-up); graphs, host syncs: the most in a steady epoch (host syncs are counted on "
+          "XLA only); accuracy: on the validation set after the last epoch (every fitted row: as many epochs, the same "
+          "constant lr).")
 
 # %% ../nbs/09b_bench.ipynb #303e7cfd
 def report_md(res:dict) -> str: # what `bench` returns
