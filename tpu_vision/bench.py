@@ -27,10 +27,10 @@ from .recipe import RECIPE, versions
 import tpu_vision.learner   # `Learner.to_tpu`
 
 # %% auto #0
-__all__ = ['TINY', 'small_sample', 'bench_model', 'Setup', 'OverBudget', 'over', 'Deadline', 'fit_epoch', 'stock_fastai',
-           'tpu_fit', 'train_step', 'correct', 'hand_loop', 'model_alone', 'pipeline', 'compile_plan', 'variants',
-           'time_epoch', 'interleave', 'row', 'git_revision', 'machine', 'table', 'heading', 'summary', 'report_md',
-           'write_report', 'defaults', 'bench_config', 'build', 'bench']
+__all__ = ['LEGEND', 'TINY', 'small_sample', 'bench_model', 'Setup', 'OverBudget', 'over', 'Deadline', 'fit_epoch',
+           'stock_fastai', 'tpu_fit', 'train_step', 'correct', 'hand_loop', 'model_alone', 'pipeline', 'compile_plan',
+           'variants', 'time_epoch', 'interleave', 'row', 'git_revision', 'machine', 'table', 'heading', 'summary',
+           'report_md', 'write_report', 'defaults', 'bench_config', 'build', 'bench']
 
 # %% ../nbs/09b_bench.ipynb #fabd96d4
 def small_sample(n:int=12) -> Path: # training images per class (a third as many validation images)
@@ -110,14 +110,14 @@ def stock_fastai(s:Setup) -> callable:
     if s.precision == 'bf16': learn.to_bf16()
     return fit_epoch(learn, s.lr)
 
-# %% ../nbs/09b_bench.ipynb #ceb38d3e
+# %% ../nbs/09b_bench.ipynb #79c358f1
 def tpu_fit(s:Setup, # the benchmark's setup
             compile=False, # `to_tpu`'s `compile`: False (eager), True or a `torch.compile` backend
            ) -> callable:
     "`learn.to_tpu(compile=compile)` on `image_dls`"
     dls = s.dls()
     learn = Learner(dls, bench_model(s.arch, dls.c), loss_func=CrossEntropyLossFlat(), metrics=accuracy)
-    return fit_epoch(learn.to_tpu(s.b, precision=s.precision, compile=compile), s.lr)
+    return fit_epoch(learn.to_tpu(s.b, precision=s.precision, compile=compile, compile_cache=False), s.lr)
 
 # %% ../nbs/09b_bench.ipynb #349d10e9
 def train_step(s:Setup, # the benchmark's setup
@@ -181,14 +181,14 @@ def pipeline(s:Setup, # the benchmark's setup
         for b in dls.valid: s.b.sync()
     return run
 
-# %% ../nbs/09b_bench.ipynb #b5b5a81b
+# %% ../nbs/09b_bench.ipynb #4b9cb62e
 def compile_plan(b, # the `Backend`
                  compile='auto', # 'auto' (where it pays: `compiles_by_default`), True, or a `torch.compile` backend
                 ) -> tuple:
     "(`to_tpu`'s `compile` for the compiled row, None) or (None, why it is skipped)"
     if b.lazy: return None,f"{b.name} compiles its traced graphs itself: the eager row is compiled"
     if compile == 'auto' and not b.compiles_by_default:
-        return None,f"not by default on {b.name}: inductor compiles C++ for minutes; `compile=True` measures it"
+        return None,f"off by default on {b.name}, as in to_tpu: inductor compiles C++ first (--compile measures it)"
     if compile is False or compile is None: return None,'compile=False'
     return compile_backend_for(b, True if compile == 'auto' else compile),None
 
@@ -278,12 +278,12 @@ def machine(b) -> dict: # the `Backend`
 _COLS = ('variant', 'img/s', 'spread', '× hand', 'compile s', 'graphs/epoch', 'host syncs/epoch', 'accuracy', 'note')
 def _fmt(v, f='{:,.0f}'): return '–' if v is None or (isinstance(v, float) and math.isnan(v)) else f.format(v)
 
-# %% ../nbs/09b_bench.ipynb #dbe5a35d
+# %% ../nbs/09b_bench.ipynb #c3614955
 def _cells(k, r, hand):
     if 'img_s' not in r: return [k, *['–']*(len(_COLS)-2), next(f'{w}: {r[w]}' for w in ('skipped', 'failed')
                                                                    if w in r)]
     x = r['img_s']/hand if hand else None
-    return [k, _fmt(r['img_s']), _fmt(100*r['spread'], '±{:.0f} %'), _fmt(x, '{:.2f}×'),
+    return [k, _fmt(r['img_s']), _fmt(50*r['spread'], '±{:.0f} %'), _fmt(x, '{:.2f}×'),
             _fmt(r['compile_s'], '{:.1f}'), str(r['graphs']), _fmt(r['host_syncs'], '{}'),
             _fmt(r['accuracy'], '{:.3f}'), r['note'] or '']
 
@@ -299,33 +299,49 @@ def _ratio(res, a, b):
     r = res['rows']; x,y = r.get(a, {}).get('img_s'),r.get(b, {}).get('img_s')
     return None if not x or not y else x/y
 
-# %% ../nbs/09b_bench.ipynb #6851b6b0
+# %% ../nbs/09b_bench.ipynb #c476ee2e
+def _load(res): return ' → '.join(str(l[0]) for l in (res['machine']['load'], res.get('load_after')) if l) or '–'
+
+# %% ../nbs/09b_bench.ipynb #b946ea47
 def heading(res:dict) -> str: # what `bench` returns
     "The configuration, machine, versions and revision of `res`, in two lines"
     c,m,v = res['config'],res['machine'],res['versions']
     vs = ', '.join(f'{k} {v[k]}' for k in ('torch', 'fastai', 'torch_xla', 'torch_tpu') if v.get(k))
     return (f"**{m['backend']}: {m['kind']}**, {c['arch']} at {c['size']} px, bs {c['bs']}, {c['precision']}, "
             f"{c['n_train']} training images, {c['rounds']} rounds\n\n`{res['command']}` · tpu_vision "
-            f"{v['tpu_vision']} ({res['revision']}) · {vs} · {m['cpus']} CPUs, load {m['load'] and m['load'][0]}")
+            f"{v['tpu_vision']} ({res['revision']}) · {vs} · {m['cpus']} CPUs, load {_load(res)}")
 
-# %% ../nbs/09b_bench.ipynb #d81769df
+# %% ../nbs/09b_bench.ipynb #1f0fd522
 def summary(res:dict) -> str: # what `bench` returns
     "The ratios of `res` in sentences"
     r,q = res['rows'],lambda a,b: _fmt(_ratio(res, a, b), '{:.2f}×')
-    t = r.get('to_tpu eager', {})
-    out = [f"`to_tpu` trained at {_fmt(t.get('img_s'))} img/s: {q('to_tpu eager', 'stock fastai')} stock fastai "
+    t,st = r.get('to_tpu eager', {}),r.get('stock fastai', {})
+    stop = f" (whose first epoch compiled {st['graphs']} graphs and ran out of budget)" if st.get('note') else ''
+    out = [f"`to_tpu` trained at {_fmt(t.get('img_s'))} img/s: {q('to_tpu eager', 'stock fastai')} stock fastai{stop} "
            f"and {q('to_tpu eager', 'hand loop')} the hand loop; the hand loop ran at {q('hand loop', 'model alone')} "
            f"the model alone, and the input pipeline alone at {q('input pipeline', 'model alone')} the model alone "
            f"({q('input pipeline (cache)', 'model alone')} from the cache)."]
-    if 'img_s' in r.get('to_tpu compiled', {}): out.append(f"Compiled, `to_tpu` ran at "
-        f"{q('to_tpu compiled', 'to_tpu eager')} its eager speed ({_fmt(r['to_tpu compiled']['compile_s'], '{:.0f}')} s"
-        " of compilation in the first epoch).")
+    if (x := _ratio(res, 'input pipeline', 'model alone')) is not None: out.append(
+        "The loaders alone are slower than the model alone: here the input pipeline bounds every fitted row." if x < 1
+        else "The loaders alone are faster than the model alone: here the model bounds the fitted rows.")
+    if 'img_s' in (c := r.get('to_tpu compiled', {})) and (x := _ratio(res, 'to_tpu compiled', 'to_tpu eager')):
+        same = abs(x-1) <= (c['spread'] + r['to_tpu eager']['spread'])/2   # within the two rows' half-ranges
+        out.append(f"Compiled, `to_tpu` ran at {x:.2f}× its eager speed, after {c['compile_s']:.0f} s of "
+                   "compilation in its first epoch" + (": within the rounds' spread, no difference measured." if same
+                                                        else "."))
     return ' '.join(out)
 
-# %% ../nbs/09b_bench.ipynb #aeb7fdaa
+# %% ../nbs/09b_bench.ipynb #3b430b60
+LEGEND = ("img/s: training images per second of a whole epoch (training and validation pass), median over the "
+          "rounds; spread: ± half of (fastest - slowest) / median; compile s: the first epoch minus a steady one "
+          "(compilation, worker start-up); graphs, host syncs: the most in a steady epoch (host syncs are counted on "
+          "XLA only); accuracy: on the validation set after the last epoch (every fitted row: as many epochs, the same "
+          "constant lr).")
+
+# %% ../nbs/09b_bench.ipynb #303e7cfd
 def report_md(res:dict) -> str: # what `bench` returns
-    "`bench.md`: heading, summary and table"
-    return f"{heading(res)}\n\n{summary(res)}\n\n{table(res)}\n"
+    "`bench.md`: heading, summary, table and legend"
+    return f"{heading(res)}\n\n{summary(res)}\n\n{table(res)}\n\n{LEGEND}\n"
 
 # %% ../nbs/09b_bench.ipynb #eae14704
 def write_report(res:dict, # what `bench` returns

@@ -4,7 +4,8 @@
 # run with) into .whl/ and copies the Fashion-MNIST IDX files into .gpu_data/fashion_mnist_idx/.
 # Both folders are git-ignored; about 33 MB in all.
 # Then, with the `device` tool: run(command="bash bench/gpu/case_c.sh", carry=[".whl", ".gpu_data"], timeout_s=540),
-# and, time allowing, the same with "bash bench/gpu/recipes.sh".
+# and, time allowing, the same with "bash bench/gpu/recipes.sh". `bash bench/gpu/bench.sh` is `tpu-vision bench --device
+# cuda` (09b_bench: stock fastai, to_tpu eager and compiled, a hand loop, the model alone, the loaders), run first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p .whl .gpu_data/fashion_mnist_idx
