@@ -27,6 +27,7 @@ p.add_argument('--batches', type=int, default=80); p.add_argument('--size', type
 WAYS = {'stock': 'stock', 'collect': 'stock, gc.collect() first', 'tpu_dl': 'tpu_dl'}
 p.add_argument('--way', choices=list(WAYS), default=None, help='one of them in this process (default: each in its own)')
 args = p.parse_args()
+from record import header; print(header(), flush=True)
 if args.way is None:
     for w in WAYS: subprocess.run([sys.executable, __file__, '--way', w, '--batches', str(args.batches),
                                    '--size', str(args.size)], check=True)

@@ -72,4 +72,6 @@ def main(bs=64, size=224, n=7, devices=('xla', 'cpu')):
 if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--bs', type=int, default=64); p.add_argument('--size', type=int, default=224); p.add_argument('--n', type=int, default=7)
-    main(**vars(p.parse_args()))
+    a = p.parse_args()
+    from record import header; print(header(), flush=True)
+    main(**vars(a))

@@ -99,6 +99,7 @@ def main():
     p.add_argument('--reps', type=int, default=2, help='child processes of each, alternating (default 2)')
     p.add_argument('--probes', action='store_true')
     a = p.parse_args()
+    from record import header, provenance; print(header(), flush=True)
     sys.path.insert(0, str(ROOT))
     from tpu_vision.data import fashion_mnist
     folder = fashion_mnist(limit=a.n)
@@ -108,7 +109,7 @@ def main():
     runs = {'before': [], 'after': []}
     for _ in range(a.reps):
         for k,pkg in (('before', before), ('after', ROOT)): runs[k].append(child(pkg, folder, a))
-    res = dict(folder=str(folder), before_rev=rev, storage=a.storage, n=runs['after'][0]['n'],
+    res = dict(provenance=provenance(), folder=str(folder), before_rev=rev, storage=a.storage, n=runs['after'][0]['n'],
                mib=round(runs['after'][0]['mib'], 1))
     for k,rs in runs.items():
         res[k] = {m: round(statistics.median(v for r in rs for v in r[m]), 4) for m in rs[0]

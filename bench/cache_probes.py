@@ -129,6 +129,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--before', default=None, help='revision (default: merge-base of HEAD and main)')
     a = p.parse_args()
+    from record import header; print(header(), flush=True)
     rev = a.before or subprocess.run(['git', '-C', str(ROOT), 'merge-base', 'HEAD', 'main'], check=True,
                                      capture_output=True, text=True).stdout.strip()
     before,after = run(export(rev, Path(tempfile.mkdtemp()))),run(ROOT)

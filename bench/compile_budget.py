@@ -27,6 +27,7 @@ p.add_argument('--epochs', type=int, default=1); p.add_argument('--arch', defaul
 p.add_argument('--rounds', type=int, default=1)
 p.add_argument('--case', help=argparse.SUPPRESS); p.add_argument('--src', help=argparse.SUPPRESS)
 args = p.parse_args()
+if not args.case: from record import header; print(header(), flush=True)
 
 def child():
     sys.path.insert(0, args.src)

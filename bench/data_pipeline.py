@@ -172,6 +172,7 @@ def main():
                    help="torch's intra-op threads in this process (0: torch's default); on a small shared machine two "
                         "OpenMP threads make every tensor op wait for a second free core")
     a = p.parse_args()
+    from record import header; print(header(), flush=True)
     if a.threads: torch.set_num_threads(a.threads)
     b = get_backend(a.device)
     print(f"python bench/data_pipeline.py {' '.join(sys.argv[1:])}".strip())

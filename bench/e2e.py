@@ -34,6 +34,7 @@ p.add_argument('--order', default='stock,tpu_vision,tpu_vision_cache', help='com
 p.add_argument('--workers', type=int, default=None, help='DataLoader workers for both sides (default: each its own)')
 p.add_argument('--json', default=None, help='also write the results to this JSON file')
 args = p.parse_args()
+from record import header, provenance; print(header(), flush=True)
 if args.device == 'xla': os.environ.setdefault('PJRT_DEVICE', 'CPU')
 
 import numpy as np, torch
@@ -113,5 +114,5 @@ for k,o in rows.items():
     if s and k != 'stock':
         print(f"{k} - stock accuracy: {o['accuracy']-s['accuracy']:+.4f}; wall time {k}/stock: "
               f"{o['wall_s']/s['wall_s']:.2f}; median epoch {k}/stock: {np.median(o['epoch_s'])/np.median(s['epoch_s']):.2f}")
-res = dict(args=vars(args), torch=torch.__version__, rows=rows)
+res = dict(provenance=provenance(), args=vars(args), torch=torch.__version__, rows=rows)
 if args.json: Path(args.json).write_text(json.dumps(res, indent=1))

@@ -23,6 +23,7 @@ p.add_argument('--rounds', type=int, default=5, help='timed epochs of each')
 p.add_argument('--skip-stock', action='store_true')
 p.add_argument('--per-class', type=int, default=60, help='training images per class (3 classes; a third as many for validation)')
 args = p.parse_args()
+from record import header; print(header(), flush=True)
 
 import numpy as np, torch
 from torch import nn

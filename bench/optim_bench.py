@@ -102,5 +102,6 @@ if __name__ == '__main__':
     what = sys.argv[1] if len(sys.argv) > 1 else 'all'
     if what == 'hypers1': hypers1(sys.argv[2])
     else:
+        from record import header; print(header(), flush=True)
         for f in (memory, speed, hypers):
             if what in (f.__name__, 'all'): t = time.time(); f(); print(f'({time.time()-t:.0f} s)\n', flush=True)

@@ -35,6 +35,7 @@ p.add_argument('--device', default='cpu')
 p.add_argument('--variants', default='fastai,light_ls,flip_ls', help=f"comma-separated, from {', '.join(VARIANTS)}")
 p.add_argument('--json', default=None, help='also write the results to this JSON file')
 args = p.parse_args()
+from record import header, provenance; print(header(), flush=True)
 
 import numpy as np, torch, random
 from fastai.vision.all import models
@@ -78,4 +79,4 @@ for name in args.variants.split(','):
                       per_epoch=[float(v[learn.recorder.metric_names[1:].index('accuracy')]) for v in learn.recorder.values])
     print(f"{name:>10}: accuracy {acc:.4f} ({round(acc*len(dls.valid_ds))}/{len(dls.valid_ds)}), "
           f"{rows[name]['wall_s']} s, per epoch {[round(a, 4) for a in rows[name]['per_epoch']]}", flush=True)
-if args.json: Path(args.json).write_text(json.dumps(dict(args=vars(args), torch=torch.__version__, rows=rows), indent=1))
+if args.json: Path(args.json).write_text(json.dumps(dict(provenance=provenance(), args=vars(args), torch=torch.__version__, rows=rows), indent=1))

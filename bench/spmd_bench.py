@@ -53,6 +53,7 @@ if __name__ == '__main__':
     p = argparse.ArgumentParser()
     p.add_argument('--worker', nargs=2); p.add_argument('--epochs', type=int, default=3); p.add_argument('--plot')
     a = p.parse_args()
+    from record import header; print(header(), flush=True)
     if a.worker: worker(a.worker[0], int(a.worker[1]), a.epochs); sys.exit()
     rows = [run('spmd', n, a.epochs) for n in (1, 2, 4)] + [run('ddp', n, a.epochs) for n in (1, 2)]
     print('| run | accuracy | compilations per epoch | device→host transfers per epoch | share of a batch of 100 |')

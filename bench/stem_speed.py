@@ -16,6 +16,7 @@ p = argparse.ArgumentParser()
 p.add_argument('--bs', type=int, default=64); p.add_argument('--size', type=int, default=32)
 p.add_argument('--threads', type=int, default=2); p.add_argument('--steps', type=int, default=10)
 args = p.parse_args()
+from record import header; print(header(), flush=True)
 torch.set_num_threads(args.threads); torch.manual_seed(0)
 
 def model(pool):
