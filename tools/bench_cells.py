@@ -9,18 +9,50 @@ repository; `tpu-vision bench --out DIR` writes DIR/bench.json) holds that line,
 the JSON: the configuration and machine, the ratios in sentences, the table, its legend. nbs/09b_bench.ipynb and
 nbs/index.ipynb (the README) have such cells. After a new measurement: run this, `nbdev-clean`, and
 `python tools/build_docs.py readme`.
+
+A cell that starts with `<!-- e2e: PATH [PATH ...] -->` holds the table of bench/e2e.py's JSON files at those PATHs (its
+`--json`): one row per side of each file, in the files' order, with the command that measured each file under it.
 """
 import json, re, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MARK = re.compile(r'<!-- bench: (\S+) -->')
+MARK = re.compile(r'<!-- (bench|e2e): ([^>]+?) -->')
 
 def render(path) -> str:
     "The cell for the bench.json at `path`: its marker line, then `report_md`"
     sys.path.insert(0, str(ROOT))
     from tpu_vision.bench import report_md
     return f'<!-- bench: {path} -->\n' + report_md(json.loads((ROOT/path).read_text())).rstrip('\n')
+
+SIDES = {'stock': 'stock fastai', 'tpu_vision': 'tpu_vision, `image_dls` from files',
+         'tpu_vision_cache': 'tpu_vision, `image_dls(cache=True)`'}
+DEVICES = {'cpu': 'eager CPU', 'xla': 'XLA device', 'cuda': 'GPU'}
+
+def e2e_rows(res:dict) -> list:
+    "Table rows of one bench/e2e.py JSON: side, accuracy, seconds files -> export (× stock's in the same run), epochs"
+    dev, rows = DEVICES.get(res['args']['device'], res['args']['device']), res['rows']
+    stock = rows.get('stock', {}).get('wall_s')
+    out = []
+    for side, r in rows.items():
+        x = f" ({r['wall_s']/stock:.2f}×)" if stock and side != 'stock' else ''
+        out.append(f"| {SIDES.get(side, side)}, {dev} | {r['accuracy']:.4f} | {r['wall_s']:.0f} s{x} | "
+                   f"{', '.join(f'{t:.1f}' for t in r['epoch_s'])} |")
+    return out
+
+def render_e2e(paths:str) -> str:
+    "The cell for bench/e2e.py's JSON files at `paths` (space-separated): the table, then each file's command"
+    res = [(p, json.loads((ROOT/p).read_text())) for p in paths.split()]
+    n = {r['args']['n_valid'] for _,r in res}
+    lines = [f'<!-- e2e: {paths} -->',
+             f"| | accuracy ({', '.join(f'{v:,}' for v in sorted(n))} test images) | files → exported model | seconds per epoch |",
+             '|---|---|---|---|']
+    for _,r in res: lines += e2e_rows(r)
+    lines.append('')
+    for p,r in res: lines.append(f"`{r['provenance']['command']}` (`{p}`, git {r['provenance']['git'].split()[0]})  ")
+    return '\n'.join(lines).rstrip()
+
+def render_cell(kind, arg) -> str: return render(arg) if kind == 'bench' else render_e2e(arg)
 
 def update(check=False) -> list:
     "The (notebook, PATH) of every cell that differs from its render; rewritten unless `check`"
@@ -29,8 +61,8 @@ def update(check=False) -> list:
         nb = json.loads(f.read_text())
         for c in nb['cells']:
             src = ''.join(c['source'])
-            if c['cell_type'] != 'markdown' or not (m := MARK.match(src)) or src == (want := render(m.group(1))): continue
-            stale.append((f.name, m.group(1))); c['source'] = want.splitlines(keepends=True)
+            if c['cell_type'] != 'markdown' or not (m := MARK.match(src)) or src == (want := render_cell(*m.groups())): continue
+            stale.append((f.name, m.group(2))); c['source'] = want.splitlines(keepends=True)
         if stale and stale[-1][0] == f.name and not check:
             f.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
     return stale
