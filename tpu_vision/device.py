@@ -335,6 +335,7 @@ class XLABackend(Backend):
     def __init__(self, device=None):
         if not os.environ.get('PJRT_DEVICE'): os.environ['PJRT_DEVICE'] = 'TPU' if tpu_chips() else 'CPU'
         self.torch_xla,self.xm,self.xr = _import_xla()
+        if not (self.runtime_initialized() or self.xr.is_spmd()) and self.starts_spmd(): self.xr.use_spmd()  # below
         try: self.device = torch.device(device) if device and str(device)!='xla' else self.torch_xla.device()
         except Exception as e: raise NoTPUError(pjrt_problem(e=e)) from None   # PJRT_DEVICE=TPU with no TPU, a typo
     @property
@@ -375,6 +376,55 @@ class XLABackend(Backend):
     def memory(self):
         try: return self.xm.get_memory_info(self.device)['bytes_limit']
         except Exception: return None
+
+# %% ../nbs/00_device.ipynb #65ba6a79
+_CORES_PER_CHIP = {'TPU v2/v3': 2}   # the TPU chips that are more than one XLA device
+
+# %% ../nbs/00_device.ipynb #be971628
+@patch(cls_method=True)
+def env_device_type(cls:XLABackend, env=None) -> str:
+    "The XLA device type that `env` (default `os.environ`) asks for"
+    env = ifnone(env, os.environ)
+    return (env.get('PJRT_DEVICE') or ('TPU' if tpu_chips() else 'CPU')).upper().split('_')[0]
+
+# %% ../nbs/00_device.ipynb #b9dad6f1
+@patch(cls_method=True)
+def local_device_count(cls:XLABackend, env=None, # environment (default `os.environ`)
+                       chips=None, # TPU chip kinds (default `tpu_chips()`)
+                      ) -> int:
+    "XLA devices this host can give replicas, without starting XLA"
+    env,kind = ifnone(env, os.environ),cls.env_device_type(env)
+    if kind == 'TPU': return sum(_CORES_PER_CHIP.get(c, 1) for c in ifnone(chips, tpu_chips()))
+    if kind in ('CUDA','GPU'): return int(env.get('GPU_NUM_DEVICES') or torch.cuda.device_count())
+    return int(env.get('CPU_NUM_DEVICES') or os.cpu_count() or 1)
+
+# %% ../nbs/00_device.ipynb #4c6e71cc
+@patch(cls_method=True)
+def device_count_setting(cls:XLABackend, env=None) -> str:
+    "The setting in `env` that fixed XLA:CPU's device count, or ''"
+    env = ifnone(env, os.environ)
+    n = env.get('CPU_NUM_DEVICES') if cls.env_device_type(env) == 'CPU' else None
+    return f'CPU_NUM_DEVICES={n}' if n else ''
+
+# %% ../nbs/00_device.ipynb #52d9973f
+@patch(cls_method=True)
+def runtime_initialized(cls:XLABackend) -> bool:
+    "Has this process started the XLA runtime?"
+    m = sys.modules.get('torch_xla')
+    return m is not None and m._XLAC._xla_runtime_is_initialized()
+
+# %% ../nbs/00_device.ipynb #ba4462f1
+@patch(cls_method=True)
+def starts_spmd(cls:XLABackend, env=None, # environment (default `os.environ`)
+                chips=None, # TPU chip kinds (default `tpu_chips()`)
+               ) -> bool:
+    "Does XLA start as SPMD here: one process on a host of several devices?"
+    env = ifnone(env, os.environ)
+    if (v := env.get('TPU_VISION_SPMD')) in ('0', '1'): return v == '1'
+    if int(env.get('LOCAL_WORLD_SIZE') or 1) > 1: return False   # torchrun's processes: one device each
+    kind = cls.env_device_type(env)
+    if kind == 'TPU': return cls.local_device_count(env, chips) > 1
+    return kind == 'CPU' and int(env.get('CPU_NUM_DEVICES') or 1) > 1   # XLA:CPU: 1 device unless asked for more
 
 # %% ../nbs/00_device.ipynb #4f5d1e95
 def _ttpu_unusable(installed=None, # `installed(pkg)->bool` (default: `importlib.util.find_spec`)
@@ -535,42 +585,6 @@ def native(device, # a `torch.device`, its type, or a `Backend`
     "Does `device`'s backend run `op` with a native kernel?"
     return op in backend_class(device).native_ops
 
-# %% ../nbs/00_device.ipynb #65ba6a79
-_CORES_PER_CHIP = {'TPU v2/v3': 2}   # the TPU chips that are more than one XLA device
-
-# %% ../nbs/00_device.ipynb #be971628
-@patch(cls_method=True)
-def env_device_type(cls:XLABackend, env=None) -> str:
-    "The XLA device type that `env` (default `os.environ`) asks for"
-    env = ifnone(env, os.environ)
-    return (env.get('PJRT_DEVICE') or ('TPU' if tpu_chips() else 'CPU')).upper().split('_')[0]
-
-# %% ../nbs/00_device.ipynb #b9dad6f1
-@patch(cls_method=True)
-def local_device_count(cls:XLABackend, env=None, # environment (default `os.environ`)
-                       chips=None, # TPU chip kinds (default `tpu_chips()`)
-                      ) -> int:
-    "XLA devices this host can give replicas, without starting XLA"
-    env,kind = ifnone(env, os.environ),cls.env_device_type(env)
-    if kind == 'TPU': return sum(_CORES_PER_CHIP.get(c, 1) for c in ifnone(chips, tpu_chips()))
-    if kind in ('CUDA','GPU'): return int(env.get('GPU_NUM_DEVICES') or torch.cuda.device_count())
-    return int(env.get('CPU_NUM_DEVICES') or os.cpu_count() or 1)
-
-# %% ../nbs/00_device.ipynb #4c6e71cc
-@patch(cls_method=True)
-def device_count_setting(cls:XLABackend, env=None) -> str:
-    "The setting in `env` that fixed XLA:CPU's device count, or ''"
-    env = ifnone(env, os.environ)
-    n = env.get('CPU_NUM_DEVICES') if cls.env_device_type(env) == 'CPU' else None
-    return f'CPU_NUM_DEVICES={n}' if n else ''
-
-# %% ../nbs/00_device.ipynb #52d9973f
-@patch(cls_method=True)
-def runtime_initialized(cls:XLABackend) -> bool:
-    "Has this process started the XLA runtime?"
-    m = sys.modules.get('torch_xla')
-    return m is not None and m._XLAC._xla_runtime_is_initialized()
-
 # %% ../nbs/00_device.ipynb #c80f2c28
 @patch
 def set_rng(self:XLABackend, seed:int):
@@ -589,16 +603,25 @@ def all_reduce_sum(self:XLABackend, t, # a tensor, or a list of tensors (reduced
     return t
 
 # %% ../nbs/00_device.ipynb #d0603eb9
-_SPMD_LATE = ("SPMD must be switched on before the first XLA tensor of the process, and this process has used XLA "
-    "already (`to_tpu()`, or DataLoaders on an XLA device). Restart the kernel (or script) and call "
-    "`to_tpu(devices=...)` before anything touches XLA.")
+_SPMD_LATE = ("SPMD must be switched on before the first XLA tensor of the process, and this process started XLA "
+    "on one device (`TPU_VISION_SPMD=0`, XLA:CPU without `CPU_NUM_DEVICES`, or XLA used before tpu_vision). Restart "
+    "the kernel (or script) and call `to_tpu(devices=...)` before anything touches XLA, or on XLA:CPU set "
+    "CPU_NUM_DEVICES=n before XLA starts.")
+
+def _spmd_started(n, xr):
+    "An error unless the running XLA runtime is SPMD over `n` (None: any number of) devices"
+    if not xr.is_spmd(): raise RuntimeError(_SPMD_LATE)
+    if n not in (None, k := xr.global_runtime_device_count()): raise RuntimeError(f"devices={n}: XLA started as SPMD "
+        f"over this host's {k} devices (when the loaders or a model first used it), and the mesh spans all of them: "
+        f"pass devices='all', or restart with CPU_NUM_DEVICES={n} (XLA:CPU)")
 
 class SPMDBackend(XLABackend):
     "torch_xla SPMD: one process drives a mesh of devices as one"
     def __init__(self, n:int|None=None): # devices in the mesh (default: all of them)
-        if self.runtime_initialized() and not os.environ.get('XLA_USE_SPMD'): raise RuntimeError(_SPMD_LATE)
-        if self.env_device_type() == 'CPU' and n: os.environ['CPU_NUM_DEVICES'] = str(n)
-        _,_,xr = _import_xla(); xr.use_spmd()
+        _,_,xr = _import_xla()
+        if self.runtime_initialized(): _spmd_started(n, xr)   # SPMD from the start (`starts_spmd`)
+        elif self.env_device_type() == 'CPU' and n: os.environ['CPU_NUM_DEVICES'] = str(n)
+        if not xr.is_spmd(): xr.use_spmd()
         super().__init__()
         import numpy as np, torch_xla.distributed.spmd as xs
         n = ifnone(n, xr.global_runtime_device_count())
@@ -660,7 +683,7 @@ def spmd_backend(n:int|None=None) -> SPMDBackend: # devices in the mesh (default
         if n not in (None, b.n_devices): raise RuntimeError(f"this process's SPMD mesh has {b.n_devices} devices, "
             f"not {n}: a process has one mesh; restart to change it")
         return b
-    if b is not None: raise RuntimeError(_SPMD_LATE)
+    if b is not None and not b.xr.is_spmd(): raise RuntimeError(_SPMD_LATE)   # else: XLA started as SPMD
     _cache['xla'] = b = SPMDBackend(n)
     return b
 
