@@ -30,8 +30,8 @@ from .step import tpu_backend
 __all__ = ['PRECISIONS', 'OPT_IMPLS', 'precision_for', 'AutoMixedPrecision', 'apply_precision', 'AccumulateGradients',
            'GradAccumMixin', 'GradientClipping', 'checkpointed', 'find_blocks', 'GradientCheckpointing',
            'without_checkpointing', 'SkipNonFinite', 'NonFiniteWarning', 'compile_backend_for', 'CompiledStep',
-           'apply_compile', 'channels_last_for', 'opt_impl_for', 'ChannelsLast', 'adam_kwargs', 'TorchAdam',
-           'torch_opt_func', 'check_levers', 'apply_levers']
+           'apply_compile', 'channels_last_for', 'opt_impl_for', 'to_channels_last', 'ChannelsLast', 'adam_kwargs',
+           'TorchAdam', 'torch_opt_func', 'check_levers', 'apply_levers']
 
 # %% ../nbs/04_optim.ipynb #f5223c8b
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
@@ -260,7 +260,7 @@ def before_step(self:SkipNonFinite):
     self.bad = torch.where(ok, 0, self.bad+1)
     self.worst,self.skipped = torch.maximum(self.worst, self.bad),self.skipped + (~ok).int()
 
-# %% ../nbs/04_optim.ipynb #6cbd1791
+# %% ../nbs/04_optim.ipynb #8799442c
 @patch
 def after_step(self:SkipNonFinite):
     old,bufs,self._old,self._bufs = getattr(self, '_old', None),self._bufs,None,None
@@ -269,7 +269,7 @@ def after_step(self:SkipNonFinite):
     with torch.no_grad():
         for p,o,st in old:
             p.copy_(torch.where(ok, p, o))
-            for k,v in _opt_state(self.opt).get(p, {}).items():  # state this step created starts from zeros, as fastai's does
+            for k,v in _opt_state(self.opt).get(p, {}).items():  # state this step created starts from zeros (fastai)
                 if isinstance(v, torch.Tensor): v.copy_(torch.where(ok, v, st[k] if k in st else torch.zeros_like(v)))
         for b,o in bufs or []: b.copy_(torch.where(ok, b, o))
     self.steps += 1
@@ -341,7 +341,7 @@ def apply_compile(learn:Learner, # a Learner (after `to_tpu`: its backend's comp
     be = compile_backend_for(_backend_of(learn), compile); learn.remove_cbs(learn.cbs.filter(_is_compiled))
     return learn if be is None else learn.add_cb(CompiledStep(be))
 
-# %% ../nbs/04_optim.ipynb #ca605acc
+# %% ../nbs/04_optim.ipynb #8c91befb
 def channels_last_for(b, # a `Backend` (or its class)
                       channels_last='auto', # `to_tpu`'s: 'auto' (the backend's `channels_last`), True or False
                      ) -> bool:
@@ -349,30 +349,34 @@ def channels_last_for(b, # a `Backend` (or its class)
     if channels_last not in ('auto', True, False):
         raise ValueError(f"to_tpu(channels_last={channels_last!r}): use 'auto', True or False")
     if channels_last is True and b.lazy:
-        raise ValueError(f"to_tpu(channels_last=True): {b.name} chooses its memory layouts itself; leave channels_last out")
+        raise ValueError(f"to_tpu(channels_last=True): {b.name} chooses its memory layouts itself; "
+                         "leave channels_last out")
     return b.channels_last if channels_last == 'auto' else channels_last
 
 # %% ../nbs/04_optim.ipynb #3eac5fa6
 OPT_IMPLS = ('auto', 'fastai', 'foreach', 'fused')   # `to_tpu(opt=...)`: fastai's Adam as itself or as torch's AdamW
 
-# %% ../nbs/04_optim.ipynb #e7c5d0e7
+# %% ../nbs/04_optim.ipynb #abd2a123
 def opt_impl_for(b, # a `Backend` (or its class)
                  opt='auto', # `to_tpu`'s: one of `OPT_IMPLS`
                 ) -> str:
     "How fastai's `Adam` steps on `b`: 'fastai' (its own `Optimizer`), or torch's AdamW 'foreach' or 'fused'"
     if opt not in OPT_IMPLS: raise ValueError(f"to_tpu(opt={opt!r}): use one of {', '.join(OPT_IMPLS)}")
     if opt in ('foreach', 'fused') and b.lazy:
-        raise ValueError(f"to_tpu(opt={opt!r}): {b.name} fuses the optimizer's step into its graph itself; leave opt out")
+        raise ValueError(f"to_tpu(opt={opt!r}): {b.name} fuses the optimizer's step into its graph itself; "
+                         "leave opt out")
     return b.opt_impl if opt == 'auto' else opt
 
-# %% ../nbs/04_optim.ipynb #6514f950
-def _cl(x): return x.contiguous(memory_format=torch.channels_last) if x.ndim == 4 else x
+# %% ../nbs/04_optim.ipynb #de17f5ce
+def to_channels_last(x):
+    "`x` in channels_last memory format if it is 4-d"
+    return x.contiguous(memory_format=torch.channels_last) if x.ndim == 4 else x
 
-# %% ../nbs/04_optim.ipynb #1f3140c6
+# %% ../nbs/04_optim.ipynb #23230b48
 class ChannelsLast(Callback):
     "Train in channels_last memory format: the model during each fit, and every 4-d batch"
     def before_fit(self): self.learn.model.to(memory_format=torch.channels_last)
-    def before_batch(self): self.learn.xb = tuple(_cl(x) for x in self.xb)
+    def before_batch(self): self.learn.xb = tuple(to_channels_last(x) for x in self.xb)
     def after_fit(self): self.learn.model.to(memory_format=torch.contiguous_format)
 
 # %% ../nbs/04_optim.ipynb #79b9a218
@@ -384,7 +388,7 @@ def adam_kwargs(opt_func) -> dict|None:
         kw,opt_func = {**opt_func.keywords, **kw},opt_func.func
     return kw if opt_func is Adam else None
 
-# %% ../nbs/04_optim.ipynb #f116de1c
+# %% ../nbs/04_optim.ipynb #22859ce6
 class TorchAdam(OptimWrapper):
     "fastai's `Adam` as torch's `AdamW` (fused or foreach); BatchNorm and biases in groups without weight decay"
     def __init__(self, params, lr=1e-3, mom=0.9, sqr_mom=0.99, eps=1e-5, wd=0.01, decouple_wd=True,
@@ -392,12 +396,13 @@ class TorchAdam(OptimWrapper):
                  no_wd=()): # the parameters to never decay (a Learner's BatchNorm and biases)
         no,groups = set(map(id, no_wd)),[]
         for ps in (params if isinstance(L(params)[0], (list, L)) else [params]):
-            groups += [dict(params=[p for p in ps if id(p) not in no]), dict(params=[p for p in ps if id(p) in no], weight_decay=0.)]
+            groups += [dict(params=[p for p in ps if id(p) not in no]),
+                       dict(params=[p for p in ps if id(p) in no], weight_decay=0.)]
         opt = (torch.optim.AdamW if decouple_wd else torch.optim.Adam)(groups, lr=lr, betas=(mom, sqr_mom), eps=eps,
                                                                       weight_decay=wd, **{impl: True})
         super().__init__(opt=opt)
 
-# %% ../nbs/04_optim.ipynb #fa45fb40
+# %% ../nbs/04_optim.ipynb #d0b126d0
 @patch(as_prop=True)
 def param_lists(self:TorchAdam):
     "One list per fastai parameter group: the two torch groups of each pair, together"
@@ -409,25 +414,30 @@ def hypers(self:TorchAdam):
     "fastai's hyper-parameters of each pair: its first group's"
     return OptimWrapper.hypers.fget(self)[::2]
 
-# %% ../nbs/04_optim.ipynb #974afda4
 @patch
 def _set_hyper(self:TorchAdam, k, v):
+    "Set hyper-parameter `k` to `v` (one value per fastai group) in both groups of each pair; `wd` in the first only"
     for i,v_ in enumerate(v):
         for j,pg in enumerate(self.opt.param_groups[2*i:2*i+2]):
             if k != 'wd' or j == 0: set_item_pg(pg, self.bwd_map[k], v_)
 
-# %% ../nbs/04_optim.ipynb #a817d3e2
+# %% ../nbs/04_optim.ipynb #034b51be
 def torch_opt_func(learn:Learner) -> callable|None:
     "`TorchAdam` for `learn`, if `learn.opt_impl` asks for it and `learn.opt_func` is fastai's `Adam`, else None"
     impl,kw = getattr(learn, 'opt_impl', 'fastai'),adam_kwargs(learn.opt_func)
     if impl == 'fastai' or kw is None: return None
-    return partial(TorchAdam, impl=impl, no_wd=[] if learn.wd_bn_bias else list(norm_bias_params(learn.model, True)), **kw)
+    no_wd = [] if learn.wd_bn_bias else list(norm_bias_params(learn.model, True))
+    return partial(TorchAdam, impl=impl, no_wd=no_wd, **kw)
 
 # %% ../nbs/04_optim.ipynb #f36d65b1
 def _is_cl(cb): return isinstance(cb, ChannelsLast)
 
-# %% ../nbs/04_optim.ipynb #0564961a
-def check_levers(learn:Learner, b, channels_last='auto', opt='auto') -> tuple:
+# %% ../nbs/04_optim.ipynb #8a333b51
+def check_levers(learn:Learner, # the Learner `to_tpu` is called on
+                 b, # the `Backend` it moves to
+                 channels_last='auto', # `to_tpu`'s `channels_last`
+                 opt='auto', # `to_tpu`'s `opt`
+                ) -> tuple:
     "(channels_last on?, `opt_impl`) for `learn` on backend `b`; a one-line error for what cannot be"
     cl,impl = channels_last_for(b, channels_last),opt_impl_for(b, opt)
     if opt in ('foreach', 'fused') and adam_kwargs(learn.opt_func) is None:
