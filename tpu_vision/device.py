@@ -188,7 +188,7 @@ def threaded_prefetch(batches, # an iterable of batches
             yield item
     finally: stop.set(); t.join()
 
-# %% ../nbs/00_device.ipynb #08a57ea5
+# %% ../nbs/00_device.ipynb #a02ab742
 class Backend:
     "One backend's device and what to do on it"
     name,fast_dtype,autocast_type = 'cpu',torch.bfloat16,'cpu'
@@ -196,6 +196,7 @@ class Backend:
     lazy,targets_tpu,on_host,pod = False,False,False,False   # what the step asks of a backend: see below
     compile_backend,compiles_by_default = 'inductor',False   # `torch.compile`'s backend here; `to_tpu(compile='auto')`
     compile_cache_loads = False   # can this build load compiled graphs back from disk (`use_compile_cache`)?
+    channels_last,opt_impl = False,'fastai'   # `to_tpu`'s 'auto' for `channels_last` and `opt` (04_optim)
     def __init__(self, device=None): self.device = torch.device(device or self.name)
     @property
     def kind(self): return f'CPU ({platform.machine()})' if platform.machine() else 'CPU'
@@ -252,11 +253,12 @@ class CPUBackend(Backend):
     "The CPU, eager; bf16 autocast"
     on_host = True
 
-# %% ../nbs/00_device.ipynb #8ab5e71f
+# %% ../nbs/00_device.ipynb #81f0fcd7
 class CUDABackend(Backend):
     "An NVIDIA GPU; fp16 autocast (with a grad scaler)"
     name,fast_dtype,autocast_type = 'cuda',torch.float16,'cuda'
     compiles_by_default = True   # a compiled step is what makes an eager GPU fast
+    channels_last,opt_impl = True,'fused'   # cuDNN's NHWC convolutions; one fused kernel for the optimizer's step
     def __init__(self, device=None): super().__init__(device or f'cuda:{torch.cuda.current_device()}')
     @property
     def kind(self): return torch.cuda.get_device_name(self.device)

@@ -165,7 +165,7 @@ class TPUCallback(Callback):
     def __init__(self, backend): self.backend = backend
     def before_fit(self):
         self._n_batches = 0
-        if self.opt is None: return
+        if not hasattr(self.opt, 'cbs'): return   # none yet, or a torch optimizer in fastai's `OptimWrapper`
         self.opt.cbs = [xla_weight_decay if f is weight_decay else f for f in self.opt.cbs]
         _init_opt_state(self.opt)   # the first step is then the same graph as the others
     def before_train(self): self._n_batches = 0
