@@ -364,11 +364,12 @@ def _bench(a):
     if a.json: print(utf8_dumps(r, default=str)); return
     print(f"\n{report_md(r)}\nwrote {esc(Path(a.out)/'bench.json')} and {esc(Path(a.out)/'bench.md')}")
 
-# %% ../nbs/10_cli.ipynb #2002353b
+# %% ../nbs/10_cli.ipynb #180f3b71
 def _floor_line(r:dict, floor:float) -> str:
     "The line naming the formats of `benchmark`'s result `r` below `floor`"
     rows = {o['format']: o for o in r['rows']}
-    what = [f"{k} ({'failed' if rows[k]['agree'] is None else format(rows[k]['agree'], '.1%')})" for k in r['below_floor']]
+    what = [f"{k} ({'failed' if rows[k]['agree'] is None else format(rows[k]['agree'], '.1%')})"
+            for k in r['below_floor']]
     return f"agreement with the .pkl below --floor {floor}: {', '.join(what)}"
 
 # %% ../nbs/10_cli.ipynb #9937f226
@@ -586,14 +587,16 @@ def _bench_parser(sub):
     be.add_argument('--json', action='store_true', help='print one JSON object (the progress on stderr)')
     be.set_defaults(func=_bench)
 
-# %% ../nbs/10_cli.ipynb #a1722fc5
+# %% ../nbs/10_cli.ipynb #02f0d408
 def _benchmark_parser(sub):
     be = _sub(sub, 'benchmark', 'every export format of a model side by side: file size, top-1, agreement with the '
               '.pkl, latency, throughput (09c_benchmark): benchmark.json and benchmark.md')
     be.description += '\n\nexit 1: a format agrees with the .pkl below --floor, or failed to convert (with --floor)'
     be.add_argument('model', help='model.pkl from `train` (or a .pkl from `learn.export()`, a .safetensors)')
-    be.add_argument('folder', help="the images to score: a dataset folder (its valid/), a folder of class folders, or 'sample'")
-    be.add_argument('--formats', default=None, help='comma-separated rows to run, e.g. onnx,openvino-int8 (default: all)')
+    be.add_argument('folder', help="the images to score: a dataset folder (its valid/), a folder of class folders, "
+                    "or 'sample'")
+    be.add_argument('--formats', default=None, help='comma-separated rows to run, e.g. onnx,openvino-int8 '
+                    '(default: all)')
     be.add_argument('--calib', default=None, help="int8: images to calibrate on (default: the training folder "
                     "recorded in run.json beside MODEL, else FOLDER's train/)")
     be.add_argument('--valid', default='valid', help='the split to score, if FOLDER has it (default valid)')
@@ -602,7 +605,8 @@ def _benchmark_parser(sub):
     be.add_argument('--threads', type=int, default=1, help='CPU threads of each runtime; 0: its own choice (default 1)')
     be.add_argument('--floor', type=float, default=None, help='exit 1 if a format agrees with the .pkl on less than '
                     'this share of the images (e.g. 0.97)')
-    be.add_argument('--out', default='.', help='folder for benchmark.json and benchmark.md (default: the current folder)')
+    be.add_argument('--out', default='.', help='folder for benchmark.json and benchmark.md (default: the current '
+                    'folder)')
     be.add_argument('--json', action='store_true', help='print one JSON object (the progress on stderr)')
     be.add_argument('--trust', '--trust-pickle', dest='trust_pickle', action='store_true', help=_TRUST_HELP)
     be.set_defaults(func=_benchmark)

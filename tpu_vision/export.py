@@ -24,10 +24,11 @@ from . import formats, archs, portable, manifests, safe, quantize
 # %% auto #0
 __all__ = ['recorded_calib', 'export_model']
 
-# %% ../nbs/06_export.ipynb #aeca097f
-__all__ = ['export_model', 'recorded_calib', *formats.__all__, *archs.__all__, *portable.__all__, *manifests.__all__, *safe.__all__,
-           *quantize.__all__, 'sha256_record', 'file_sha256', 'trusted_dir', 'trust_sha256', 'sha256_trusted',
-           'trust_file', 'record_sha256', 'writable_out', 'existing_file', 'sidecar', 'write_json']
+# %% ../nbs/06_export.ipynb #79672568
+__all__ = ['export_model', 'recorded_calib', *formats.__all__, *archs.__all__, *portable.__all__,
+           *manifests.__all__, *safe.__all__, *quantize.__all__, 'sha256_record', 'file_sha256', 'trusted_dir',
+           'trust_sha256', 'sha256_trusted', 'trust_file', 'record_sha256', 'writable_out', 'existing_file', 'sidecar',
+           'write_json']
 
 # %% ../nbs/06_export.ipynb #658aa048
 _GIVE = 'give the .pkl written by `learn.export()` or the .safetensors written by `learn.export_safe()`'
@@ -93,7 +94,7 @@ def _outs_ok(out:Path, f:Format) -> Path:
     for o in (out, sidecar(out), sha256_record(out), *(out.with_suffix(s) for s in f.beside)): writable_out(o)
     return out
 
-# %% ../nbs/06_export.ipynb #c8bcd06c
+# %% ../nbs/06_export.ipynb #b994adc7
 def _convert(src:Path, f:Format, out:Path, calib, method, trust) -> Path:
     "Write the model in exported file `src` as format `f` to `out`"
     write = resolve(f.writer)
@@ -103,12 +104,13 @@ def _convert(src:Path, f:Format, out:Path, calib, method, trust) -> Path:
         model,man = learn.model,manifest(learn)
     else: p = load_safe(src); model,man = p.model,p.manifest
     batches = calib_batches(None, man, calib=calib) if calib is not None and method != 'dynamic' else None
-    kw = {**({'batches': batches} if f.method or f.int8 or f.xint8 else {}), **({'method': method} if f.method else {})}
+    kw = {**({'batches': batches} if f.method or f.int8 or f.xint8 else {}),
+          **({'method': method} if f.method else {})}
     return write(model, man, out, **kw)
 
-# %% ../nbs/06_export.ipynb #8f08e1ec
+# %% ../nbs/06_export.ipynb #47f9afc7
 def export_model(model_path, # a .pkl written by `learn.export()`, or a .safetensors written by `learn.export_safe()`
-                 format:str, # a name of `FORMATS` (06b_formats): 'pkl', 'safe', 'onnx', 'int8', 'openvino', 'tflite', 'vitis'
+                 format:str, # a name of `FORMATS` (06b_formats): 'pkl', 'safe', 'onnx', 'int8', 'openvino'...
                  out=None, # the file to write (default: beside `model_path`, with the format's suffix)
                  calib=None, # int8: images to calibrate on (256, spread evenly; default: `recorded_calib`'s)
                  method:str|None=None, # int8: 'static' (default with `calib`) or 'dynamic' (default without)
@@ -125,6 +127,7 @@ def export_model(model_path, # a .pkl written by `learn.export()`, or a .safeten
     if src.suffix not in f.sources:
         raise ValueError(f"{src} -> {format}: a .safetensors file holds the weights and the manifest, not fastai's "
                          "DataLoaders and transforms; export the .pkl from the Learner itself (`learn.export()`)")
-    out = _outs_ok(Path(out) if out is not None else src.with_name(src.stem + ('.int8' if int8 and f.int8 else '') + f.out), f)
+    dflt = src.with_name(src.stem + ('.int8' if int8 and f.int8 else '') + f.out)
+    out = _outs_ok(Path(out) if out is not None else dflt, f)
     if f.extra: need(f.extra, f'{format} export')
     return _convert(src, f, out, calib, method, trust)
