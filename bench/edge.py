@@ -2,6 +2,7 @@
 
     PJRT_DEVICE=CPU python bench/edge.py [--repeats 5] [--out bench/results/edge] [--cli-pkl RUN/model.pkl]
                                          [--cli-json RUN/benchmark.json] [--formats onnx,openvino-int8,...]
+                                         [--models resnet18,lite0] [--keep]
 
 Two models, each converted by `benchmark` to every format whose extra is installed (pkl, safe, onnx, int8 (PyTorch
 static), openvino, openvino-int8 (NNCF), tflite, tflite-int8 (LiteRT full-integer), vitis (AMD Quark XINT8); int8
@@ -63,30 +64,39 @@ def bench_model(name, pkl, a):
                     log=lambda l: print(l, flush=True))
     return dict(res, name=name)
 
+NAMES = dict(resnet18='resnet18 (tpu-vision train defaults)', lite0='EfficientNet-Lite0 fine-tuned, 64 px')
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--repeats', type=int, default=5, help='rounds of timing, every format once per round')
     ap.add_argument('--out', default='bench/results/edge', help='writes OUT.md and OUT.json')
     ap.add_argument('--formats', default=None, help="comma-separated rows of `tpu-vision benchmark` (default: all)")
+    ap.add_argument('--models', default='resnet18,lite0', help='the models to measure: resnet18, lite0 or both')
+    ap.add_argument('--keep', action='store_true', help="keep OUT.json's runs of the models not measured now")
     ap.add_argument('--cli-pkl', default=None, help='the model.pkl of an earlier `tpu-vision train` run, instead of training')
     ap.add_argument('--cli-json', default=None, help='the benchmark.json of `tpu-vision benchmark` on such a model.pkl: '
                     'its rows are used, the resnet18 is not measured again')
     a = ap.parse_args()
     warnings.simplefilter('ignore'); torch.set_num_threads(1)
-    d = Path(tempfile.mkdtemp()); name = 'resnet18 (tpu-vision train defaults)'
-    if a.cli_json: runs = [dict(json.loads(Path(a.cli_json).read_text()), name=name)]
-    else:
-        cli_pkl,cli_res = (Path(a.cli_pkl), {}) if a.cli_pkl else train_cli(d)
-        runs = [bench_model(name, cli_pkl, a)]
-    save(a, runs)
-    lite_pkl,lite_res = train_lite0(d); print(f'EfficientNet-Lite0 fine-tuned: {lite_res}', flush=True)
-    runs.append(bench_model('EfficientNet-Lite0 fine-tuned, 64 px', lite_pkl, a))
-    save(a, runs)
+    d,models = Path(tempfile.mkdtemp()),a.models.split(',')
+    old = json.loads(Path(a.out + '.json').read_text()).get('runs', []) if a.keep else []
+    runs = {r['name']: r for r in old if r.get('name') in NAMES.values()}
+    if 'resnet18' in models:
+        if a.cli_json: runs[NAMES['resnet18']] = dict(json.loads(Path(a.cli_json).read_text()), name=NAMES['resnet18'])
+        else:
+            cli_pkl,cli_res = (Path(a.cli_pkl), {}) if a.cli_pkl else train_cli(d)
+            runs[NAMES['resnet18']] = bench_model(NAMES['resnet18'], cli_pkl, a)
+        save(a, runs)
+    if 'lite0' in models:
+        lite_pkl,lite_res = train_lite0(d); print(f'EfficientNet-Lite0 fine-tuned: {lite_res}', flush=True)
+        runs[NAMES['lite0']] = bench_model(NAMES['lite0'], lite_pkl, a)
+        save(a, runs)
 
 def save(a, runs):
     "Print the reports of `runs` and write them to OUT.md and OUT.json, each whole or not at all"
     from tpu_vision.benchmark import benchmark_report as report_md
     from tpu_vision.files import atomic_write
+    runs = [runs[n] for n in NAMES.values() if n in runs]
     md = '\n'.join(f"## {r['name']}\n\n{report_md(r)}" for r in runs)
     print(md)
     atomic_write(a.out + '.json', lambda p: Path(p).write_text(json.dumps(dict(runs=runs), indent=1, default=str)))
