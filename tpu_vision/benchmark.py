@@ -159,12 +159,12 @@ def run_env(command=None, # the command line, for the record
                 machine=dict(platform=platform.platform(), cpu=platform.processor() or platform.machine(),
                              cores=os.cpu_count()), threads=threads)
 
-# %% ../nbs/09c_benchmark.ipynb #f3601039
+# %% ../nbs/09c_benchmark.ipynb #c630120c
 def _cell(r:dict, k:str, fmt:str) -> str:
     "`r[k]` as `fmt`, with its range if it has one"
     if r[k] is None: return ''
-    rng = r.get(f'{k.split("_")[0]}_range')
-    return fmt.format(r[k]) + (f" ({fmt.format(rng[0])}-{fmt.format(rng[1])})" if rng else '')
+    rng = [fmt.format(o) for o in r.get(f'{k.split("_")[0]}_range') or []]
+    return fmt.format(r[k]) + (f" ({rng[0]}-{rng[1]})" if rng and rng[0] != rng[1] else '')
 
 # %% ../nbs/09c_benchmark.ipynb #316540eb
 def benchmark_md(res:dict) -> str:
