@@ -10,6 +10,7 @@ JSONS = sorted(RESULTS.rglob('*.json'))
 def provenance(d:dict) -> dict:
     "The command/git/versions/machine of a result, whichever writer made it"
     if 'provenance' in d: return d['provenance']
+    if 'env' in d: return d['env']
     if 'revision' in d: return dict(command=d.get('command'), git=d['revision'], versions=d.get('versions'), machine=d.get('machine'))
     return dict(command=d.get('command'), git=d.get('git'), versions=d.get('versions'), machine=d.get('machine'))
 
@@ -17,7 +18,11 @@ def test_found(): assert len(JSONS) >= 10, JSONS
 
 @pytest.mark.parametrize('f', JSONS, ids=lambda f: str(f.relative_to(RESULTS)))
 def test_json_records_how(f):
-    p = provenance(json.loads(f.read_text()))
+    d = json.loads(f.read_text())
+    for r in d.get('runs', []): check(provenance(r), f)
+    if 'runs' not in d: check(provenance(d), f)
+
+def check(p, f):
     missing = [k for k in ('command', 'git', 'versions', 'machine') if not p.get(k)]
     assert not missing, f'{f.name}: no {missing}'
     assert 'tpu-vision' in p['command'] or 'python bench/' in p['command'], p['command']

@@ -45,4 +45,4 @@ def test_one_table_of_formats(table, tmp_path):
     with pytest.raises(cli.UsageError, match=r'm\.fake is not a model exported by tpu-vision/fastai \(TypeError'):
         cli.load_predictor(tmp_path/'m.fake')
     (tmp_path/'m.txt').write_text('x')
-    with pytest.raises(cli.UsageError, match=r'\.int8\.pt, \.xml, \.tflite or \.fake of `export`'): cli.load_predictor(tmp_path/'m.txt')
+    with pytest.raises(cli.UsageError, match=r'\.xml, \.tflite, \.xint8\.onnx or \.fake of `export`'): cli.load_predictor(tmp_path/'m.txt')

@@ -6,6 +6,7 @@ Modules:
 - `tpu_vision.archs`: A model that remembers how it was built: rebuilt from a name and its arguments, never from code in a file
 - `tpu_vision.augment`: Batch augmentation that runs on the accelerator: fastai's `aug_transforms`, `RandomErasing` and `Cutout` with no CPU fallback and no recompilation
 - `tpu_vision.bench`: Stock fastai, `to_tpu` and a hand-written loop, measured side by side on your device
+- `tpu_vision.benchmark`: Every export format of a model side by side: file size, top-1, agreement with the `.pkl`, latency and throughput
 - `tpu_vision.cache`: Decode an image folder once into one memory-mapped array; every batch is then a single slice of it
 - `tpu_vision.checks`: Every argument of a run checked before any work: one line that names it and says what to do
 - `tpu_vision.cli`: `tpu-vision`: the main job from a shell

@@ -13,7 +13,7 @@ Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 # %% auto #0
 __all__ = ['DROP_INS', 'SHADOWED']
 
-# %% ../nbs/11_all.ipynb #07885864
+# %% ../nbs/11_all.ipynb #68084df0
 from .files import *
 from .device import *
 from .images import *
@@ -39,6 +39,7 @@ from .export import *
 from .edge import *
 from .vitis import *
 from .evaluate import *
+from .benchmark import *
 from .tune import *
 from .bench import bench   # its helpers (`row`, `table`, `over`...) are too generic for a star import
 import fastai.vision.all as _fastai

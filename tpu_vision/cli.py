@@ -364,6 +364,27 @@ def _bench(a):
     if a.json: print(utf8_dumps(r, default=str)); return
     print(f"\n{report_md(r)}\nwrote {esc(Path(a.out)/'bench.json')} and {esc(Path(a.out)/'bench.md')}")
 
+# %% ../nbs/10_cli.ipynb #180f3b71
+def _floor_line(r:dict, floor:float) -> str:
+    "The line naming the formats of `benchmark`'s result `r` below `floor`"
+    rows = {o['format']: o for o in r['rows']}
+    what = [f"{k} ({'failed' if rows[k]['agree'] is None else format(rows[k]['agree'], '.1%')})"
+            for k in r['below_floor']]
+    return f"agreement with the .pkl below --floor {floor}: {', '.join(what)}"
+
+# %% ../nbs/10_cli.ipynb #9937f226
+def _benchmark(a):
+    from shlex import join
+    from tpu_vision.benchmark import benchmark, benchmark_md
+    if a.floor is not None and not 0 <= a.floor: raise UsageError(f"--floor {a.floor}: a share of images, e.g. 0.97")
+    log = lambda l: print(esc(l), file=sys.stderr, flush=True)
+    r = benchmark(a.model, check_folder(a.folder), out=a.out, formats=a.formats.split(',') if a.formats else None,
+                  calib=a.calib, valid=a.valid, bs=a.bs, repeats=a.repeats, threads=a.threads or None, floor=a.floor,
+                  trust=a.trust_pickle, command=join(['tpu-vision', *a.argv]), log=log)
+    if a.json: print(utf8_dumps(r, default=str))
+    else: print(f"{benchmark_md(r)}\nwrote {esc(Path(a.out)/'benchmark.json')} and {esc(Path(a.out)/'benchmark.md')}")
+    if r['below_floor']: print(f"tpu-vision benchmark: {esc(_floor_line(r, a.floor))}", file=sys.stderr); return 1
+
 # %% ../nbs/10_cli.ipynb #68a68482
 _EXIT_CODES = """exit codes:
   0    done
@@ -479,7 +500,7 @@ def _predict_parser(sub):
     pr.add_argument('--trust', '--trust-pickle', dest='trust_pickle', action='store_true', help=_TRUST_HELP)
     pr.set_defaults(func=_predict)
 
-# %% ../nbs/10_cli.ipynb #db7c70f1
+# %% ../nbs/10_cli.ipynb #165d0542
 def _export_parser(sub):
     from tpu_vision.formats import FORMATS   # the table of formats; it imports nothing heavy
     ex = _sub(sub, 'export', f"convert an exported model: {', '.join(FORMATS)}")
@@ -488,7 +509,8 @@ def _export_parser(sub):
                     help='; '.join(f'{k}: {f.what}' + (f' (tpu-vision[{f.extra}])' if f.extra else '')
                                    for k,f in FORMATS.items()))
     ex.add_argument('--out', default=None, help="the file to write (default: beside MODEL, with the format's suffix)")
-    ex.add_argument('--calib', default=None, help='int8, --int8: image folder to calibrate on (256 of its images)')
+    ex.add_argument('--calib', default=None, help='int8, --int8, vitis: image folder to calibrate on (256 of its '
+                    'images; default: the training folder in run.json beside MODEL)')
     ex.add_argument('--int8', action='store_true', help='openvino, tflite: quantize to int8 (full-integer for tflite: '
                     'Edge TPU-ready), calibrated on --calib')
     ex.add_argument('--method', default=None, choices=['static', 'dynamic'],
@@ -565,7 +587,31 @@ def _bench_parser(sub):
     be.add_argument('--json', action='store_true', help='print one JSON object (the progress on stderr)')
     be.set_defaults(func=_bench)
 
-# %% ../nbs/10_cli.ipynb #e165d244
+# %% ../nbs/10_cli.ipynb #02f0d408
+def _benchmark_parser(sub):
+    be = _sub(sub, 'benchmark', 'every export format of a model side by side: file size, top-1, agreement with the '
+              '.pkl, latency, throughput (09c_benchmark): benchmark.json and benchmark.md')
+    be.description += '\n\nexit 1: a format agrees with the .pkl below --floor, or failed to convert (with --floor)'
+    be.add_argument('model', help='model.pkl from `train` (or a .pkl from `learn.export()`, a .safetensors)')
+    be.add_argument('folder', help="the images to score: a dataset folder (its valid/), a folder of class folders, "
+                    "or 'sample'")
+    be.add_argument('--formats', default=None, help='comma-separated rows to run, e.g. onnx,openvino-int8 '
+                    '(default: all)')
+    be.add_argument('--calib', default=None, help="int8: images to calibrate on (default: the training folder "
+                    "recorded in run.json beside MODEL, else FOLDER's train/)")
+    be.add_argument('--valid', default='valid', help='the split to score, if FOLDER has it (default valid)')
+    be.add_argument('--bs', type=int, default=32, help='images of the throughput batch (default 32)')
+    be.add_argument('--repeats', type=int, default=3, help='rounds of timing, every format once per round (default 3)')
+    be.add_argument('--threads', type=int, default=1, help='CPU threads of each runtime; 0: its own choice (default 1)')
+    be.add_argument('--floor', type=float, default=None, help='exit 1 if a format agrees with the .pkl on less than '
+                    'this share of the images (e.g. 0.97)')
+    be.add_argument('--out', default='.', help='folder for benchmark.json and benchmark.md (default: the current '
+                    'folder)')
+    be.add_argument('--json', action='store_true', help='print one JSON object (the progress on stderr)')
+    be.add_argument('--trust', '--trust-pickle', dest='trust_pickle', action='store_true', help=_TRUST_HELP)
+    be.set_defaults(func=_benchmark)
+
+# %% ../nbs/10_cli.ipynb #8a4628e0
 def parser() -> argparse.ArgumentParser:
     "The `tpu-vision` argument parser, one subparser per command"
     p = argparse.ArgumentParser(prog='tpu-vision', description='fastai image classification on TPUs, GPUs and CPUs',
@@ -574,7 +620,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     sub = p.add_subparsers(dest='cmd', required=True, metavar='COMMAND', help='`tpu-vision COMMAND --help` for more')
     for f in (_train_parser, _predict_parser, _val_parser, _export_parser, _tune_parser, _device_parsers,
-              _bench_parser): f(sub)
+              _bench_parser, _benchmark_parser): f(sub)
     return p
 
 # %% ../nbs/10_cli.ipynb #c6bd94c6

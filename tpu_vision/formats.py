@@ -15,11 +15,11 @@ from typing import NamedTuple
 # %% auto #0
 __all__ = ['FORMATS', 'EXTRAS', 'Format', 'resolve', 'format_of', 'MissingExtra', 'need', 'formats_table']
 
-# %% ../nbs/06b_formats.ipynb #30d5b85a
+# %% ../nbs/06b_formats.ipynb #16cca6a4
 class Format(NamedTuple):
     "An export format, as `export_model`, `tpu-vision` and the docs know it"
     name:str # `export_model`'s `format`, `tpu-vision export --format`
-    suffix:str # the suffix of its files (`Path.suffix`): `tpu-vision predict` picks the loader by it
+    suffix:str # how its files' names end (`.onnx`, `.xint8.onnx`): `tpu-vision predict` picks the loader by it
     out:str # what `export_model` puts after the source's stem by default
     writer:str # 'module:function' writing it: `(model, manifest, fname)`, or `(learn, fname)` when `learner`
     loader:str # 'module:function' reading it back: a `Predictor` (a `Learner` when `learner`)
@@ -31,9 +31,10 @@ class Format(NamedTuple):
     sources:tuple=('.pkl', '.safetensors') # the files `export_model` converts to it
     method:bool=False # quantized by `method` ('static', 'dynamic'), `calib` for static
     int8:bool=False # float32, or int8 with `int8=True` and `calib`
+    xint8:bool=False # always int8, calibrated on `calib` (no float32 variant)
     beside:tuple=() # suffixes of the other files it writes beside `out` (`Path.with_suffix`)
 
-# %% ../nbs/06b_formats.ipynb #1760262a
+# %% ../nbs/06b_formats.ipynb #61b4dd41
 FORMATS = {f.name: f for f in [
     Format('pkl', '.pkl', '.export.pkl', 'tpu_vision.portable:export_learner', 'tpu_vision.portable:load_pkl', None,
            "fastai's Learner, pickled", 'going on with fastai: `predict`, fine-tuning, `show_results`',
@@ -48,7 +49,9 @@ FORMATS = {f.name: f for f in [
            'OpenVINO IR (.xml + .bin) + JSON manifest, float32 or int8', 'Intel CPUs, GPUs and NPUs', int8=True,
            beside=('.bin',)),
     Format('tflite', '.tflite', '.tflite', 'tpu_vision.edge:save_tflite', 'tpu_vision.edge:load_tflite', 'litert',
-           'LiteRT (NHWC, batch 1) + JSON manifest, float32 or int8', 'phones; int8: the Coral Edge TPU', int8=True)]}
+           'LiteRT (NHWC, batch 1) + JSON manifest, float32 or int8', 'phones; int8: the Coral Edge TPU', int8=True),
+    Format('vitis', '.xint8.onnx', '.xint8.onnx', 'tpu_vision.vitis:save_vitis', 'tpu_vision.vitis:load_vitis', 'vitis',
+           'XINT8 QDQ ONNX (AMD Quark) + JSON manifest', 'AMD FPGAs and Ryzen AI NPUs (Vitis AI)', xint8=True)]}
 
 # %% ../nbs/06b_formats.ipynb #574f6ebc
 def resolve(ref:str): # 'module:function'
@@ -56,22 +59,24 @@ def resolve(ref:str): # 'module:function'
     mod,name = ref.split(':')
     return getattr(importlib.import_module(mod), name)
 
-# %% ../nbs/06b_formats.ipynb #3eab920f
+# %% ../nbs/06b_formats.ipynb #6735b2fd
 def format_of(fname) -> Format|None:
-    "The format of file `fname`, by its suffix, or None"
-    return next((f for f in FORMATS.values() if Path(fname).suffix == f.suffix), None)
+    "The format of file `fname`, by the longest suffix its name ends with, or None"
+    fs = [f for f in FORMATS.values() if Path(fname).name.endswith(f.suffix) and Path(fname).name != f.suffix]
+    return max(fs, key=lambda f: len(f.suffix), default=None)
 
-# %% ../nbs/06b_formats.ipynb #2664d687
+# %% ../nbs/06b_formats.ipynb #984ada8e
 class MissingExtra(ImportError, ValueError): "An optional dependency is not installed: the message names its extra"
 
-EXTRAS = dict(onnx=('onnx', 'onnxruntime'), openvino=('openvino', 'nncf'), litert=('litert_torch', 'ai_edge_litert'))
+EXTRAS = dict(onnx=('onnx', 'onnxruntime'), openvino=('openvino', 'nncf'), litert=('litert_torch', 'ai_edge_litert'),
+              vitis=('quark', 'onnx', 'onnxruntime'))
 
 def _missing(m):
     try: return importlib.util.find_spec(m) is None
     except (ImportError, ValueError): return True   # a parent package missing, or blocked (`sys.modules[m] = None`)
 
-# %% ../nbs/06b_formats.ipynb #91718089
-def need(extra:str, # a key of `EXTRAS`: 'onnx', 'openvino' or 'litert'
+# %% ../nbs/06b_formats.ipynb #6f5f9f75
+def need(extra:str, # a key of `EXTRAS`: 'onnx', 'openvino', 'litert' or 'vitis'
          what:str='this', # what needs it, for the message
         ):
     "Raise a one-line `ImportError` naming the extra to install unless every module of `EXTRAS[extra]` imports"
