@@ -55,6 +55,7 @@ def main():
     p.add_argument('--lr', type=float, default=1e-3); p.add_argument('--json')
     p.add_argument('--compile', action='store_true')
     a = p.parse_args()
+    from record import header, provenance; print(header(), flush=True)
     if a.arch != 'timm':
         import torchvision.models as tvm
         a.arch = getattr(tvm, a.arch)
@@ -76,6 +77,6 @@ def main():
     for r in rows:
         print(f"| {r['variant']} | {r['img_s']:.1f} | ±{r['spread']:.0%} | {r['vs_default']:.2f}× | {r['valid_loss']:.4f} "
               f"| {r['accuracy']:.3f} | {r['opt']} |")
-    if a.json: open(a.json, 'w').write(json.dumps(dict(args={k: str(v) for k,v in vars(a).items()}, rows=rows), indent=1))
+    if a.json: open(a.json, 'w').write(json.dumps(dict(provenance=provenance(), args={k: str(v) for k,v in vars(a).items()}, rows=rows), indent=1))
 
 if __name__ == '__main__': main()
