@@ -11,14 +11,16 @@ from __future__ import annotations
 import os, sys, json, time, inspect, platform, tempfile, subprocess
 from pathlib import Path
 import numpy as np, torch
+
+# %% auto #0
+__all__ = ['variants', 'time_calls', 'run_env', 'benchmark_md', 'benchmark_report', 'benchmark']
+
+# %% ../nbs/09c_benchmark.ipynb #0cf857ce
 from .files import atomic_write
 from .formats import FORMATS, MissingExtra, need, resolve, format_of
 from .export import export_model, recorded_calib, existing_file
 from .evaluate import evaluate
 from .recipe import versions, VERSIONED
-
-# %% auto #0
-__all__ = ['variants', 'time_calls', 'run_env', 'benchmark_md', 'benchmark_report', 'benchmark']
 
 # %% ../nbs/09c_benchmark.ipynb #c6a5d4d3
 def variants() -> dict:

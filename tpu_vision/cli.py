@@ -13,13 +13,15 @@ from contextlib import contextmanager, ExitStack, redirect_stdout, nullcontext
 from pathlib import Path
 from typing import NamedTuple
 import time, unicodedata
+
+# %% auto #0
+__all__ = ['out_lock', 'train', 'load_export', 'load_predictor', 'Prediction', 'predict', 'val', 'parser', 'main']
+
+# %% ../nbs/10_cli.ipynb #666a8f91
 from fastcore.docments import docments
 from .recipe import RECIPE, EPOCHS, FINE_TUNE_LR, main_learner   # none of these three imports torch:
 from .checks import *                                            # `--help` is instant
 from .reporting import *
-
-# %% auto #0
-__all__ = ['out_lock', 'train', 'load_export', 'load_predictor', 'Prediction', 'predict', 'val', 'parser', 'main']
 
 # %% ../nbs/10_cli.ipynb #aa33487f
 def _user_error(e) -> bool:
