@@ -22,9 +22,9 @@ runtime gets one thread; all formats run on the same preprocessed images, taking
 (`--repeats`) so that a busy machine slows them alike. OUT.json holds `{'runs': [benchmark's result, ...]}`, each with
 its `name`; tools/bench_cells.py renders it into 06a_edge.
 """
-import argparse, json, os, subprocess, sys, tempfile, time, warnings
+import argparse, json, os, subprocess, sys, tempfile, warnings
 from pathlib import Path
-import numpy as np, torch
+import torch
 
 def train_cli(d):
     "The `.pkl` that `tpu-vision train` writes with its defaults (and --seed 0)"
@@ -64,22 +64,6 @@ def bench_model(name, pkl, a):
                     log=lambda l: print(l, flush=True))
     return dict(res, name=name)
 
-def legacy_runs(old:dict) -> list:
-    "The runs of an OUT.json that bench/edge.py wrote before it called `benchmark` (`rows` of both models, one `env`)"
-    e = old['env']
-    env = dict(command=e['command'], git=None, threads=1, machine=dict(platform=None, cpu=e['cpu'], cores=e['cores']),
-               versions={k: e[k] for k in ('torch', 'onnxruntime', 'openvino', 'nncf', 'litert', 'litert_torch') if k in e})
-    runs = {}
-    for r in old['rows']:
-        run = runs.setdefault(r['model'], dict(name=r['model'], model='model.pkl', folder='the sample', images=300,
-                                               top1=None, env=env, rows=[], below_floor=[],
-                                               config=dict(bs=32, repeats=e['repeats'], calib=None, floor=None)))
-        keys = ('size_kb', 'agree', 'max_prob_diff', 'latency_ms', 'throughput')
-        run['rows'].append(dict(format=r['format'], status='ok' if r['agree'] is not None else 'failed',
-                                top1=r['accuracy'], latency_range=None, throughput_range=None, **{k: r[k] for k in keys}))
-        if r['format'] == 'pkl': run['top1'] = r['accuracy']
-    return list(runs.values())
-
 NAMES = dict(resnet18='resnet18 (tpu-vision train defaults)', lite0='EfficientNet-Lite0 fine-tuned, 64 px')
 
 def main():
@@ -96,12 +80,12 @@ def main():
     warnings.simplefilter('ignore'); torch.set_num_threads(1)
     d,models = Path(tempfile.mkdtemp()),a.models.split(',')
     old = json.loads(Path(a.out + '.json').read_text()) if a.keep else dict(runs=[])
-    old = old['runs'] if 'runs' in old else legacy_runs(old)   # an OUT.json from before `benchmark`: its rows
+    old = old['runs']
     runs = {r['name']: r for r in old if r.get('name') in NAMES.values()}
     if 'resnet18' in models:
         if a.cli_json: runs[NAMES['resnet18']] = dict(json.loads(Path(a.cli_json).read_text()), name=NAMES['resnet18'])
         else:
-            cli_pkl,cli_res = (Path(a.cli_pkl), {}) if a.cli_pkl else train_cli(d)
+            cli_pkl = Path(a.cli_pkl) if a.cli_pkl else train_cli(d)[0]
             runs[NAMES['resnet18']] = bench_model(NAMES['resnet18'], cli_pkl, a)
         save(a, runs)
     if 'lite0' in models:

@@ -5,7 +5,7 @@ and the machine. Each bench/ script prints `header()` as its first line and puts
     print(header(), flush=True)
     ...; json.dumps(dict(provenance=provenance(), ...))
 """
-import os, platform, shlex, subprocess, sys, time
+import os, platform, shlex, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,13 +20,6 @@ def command(argv=None) -> str:
     env = ' '.join(f'{k}={os.environ[k]}' for k in ('PJRT_DEVICE', 'CPU_NUM_DEVICES') if k in os.environ)
     return ' '.join(filter(None, [env, 'python', shlex.join([str(script), *argv[1:]])]))
 
-def git_revision() -> str:
-    "This checkout's commit, '+dirty' when files differ from it; 'unknown' outside a checkout"
-    git = lambda *a: subprocess.run(['git', '-C', str(ROOT), *a], capture_output=True, text=True, timeout=30)
-    try: rev,dirty = git('rev-parse', '--short=10', 'HEAD').stdout.strip(),git('status', '--porcelain', '-uno').stdout
-    except (OSError, subprocess.SubprocessError): return 'unknown'
-    return (rev + ('+dirty' if dirty.strip() else '')) if rev else 'unknown'
-
 def machine() -> dict:
     "The CPUs (and their load: the machines here are shared), the platform, and the accelerator variables"
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
@@ -36,6 +29,7 @@ def machine() -> dict:
 def provenance(argv=None) -> dict:
     "command, git revision, versions (03c_recipe's `versions`), machine and the UTC time of a benchmark run"
     from tpu_vision.recipe import versions
+    from tpu_vision.bench import git_revision   # this checkout's commit (tpu_vision/ is in it)
     return dict(command=command(argv), git=git_revision(), versions=versions(), machine=machine(),
                 date=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()))
 

@@ -11,8 +11,7 @@ def provenance(d:dict) -> dict:
     "The command/git/versions/machine of a result, whichever writer made it"
     if 'provenance' in d: return d['provenance']
     if 'env' in d: return d['env']
-    if 'revision' in d: return dict(command=d.get('command'), git=d['revision'], versions=d.get('versions'), machine=d.get('machine'))
-    return dict(command=d.get('command'), git=d.get('git'), versions=d.get('versions'), machine=d.get('machine'))
+    return dict(command=d.get('command'), git=d.get('revision', d.get('git')), versions=d.get('versions'), machine=d.get('machine'))
 
 def test_found(): assert len(JSONS) >= 10, JSONS
 

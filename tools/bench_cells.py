@@ -8,7 +8,7 @@ A markdown cell whose first line is `<!-- bench: bench/results/bench_cpu/bench.j
 repository; `tpu-vision bench --out DIR` writes DIR/bench.json) holds that line, then `tpu_vision.bench.report_md` of
 the JSON: the configuration and machine, the ratios in sentences, the table, its legend. nbs/09b_bench.ipynb and
 nbs/index.ipynb (the README) have such cells. A cell whose first line is `<!-- benchmark: PATH -->` holds the tables of
-`tpu-vision benchmark`'s `benchmark.json` (`tpu_vision.benchmark.report_md`), or of each run of bench/edge.py's
+`tpu-vision benchmark`'s `benchmark.json` (`tpu_vision.benchmark.benchmark_report`), or of each run of bench/edge.py's
 `edge.json` (`{'runs': [...]}`), as nbs/06a_edge.ipynb does. After a new measurement: run this, `nbdev-clean`, and
 `python tools/build_docs.py readme`.
 
@@ -19,21 +19,19 @@ import json, re, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 MARK = re.compile(r'<!-- (bench|benchmark|e2e): ([^>]+?) -->')
 
 def render_benchmark(path) -> str:
-    "The cell for the benchmark.json (or edge.json of runs) at `path`: its marker line, then each run's `report_md`"
-    sys.path.insert(0, str(ROOT))
-    from tpu_vision.benchmark import benchmark_report as report_md
+    "The cell for the benchmark.json (or edge.json of runs) at `path`: its marker line, then each run's report"
+    from tpu_vision.benchmark import benchmark_report
     r = json.loads((ROOT/path).read_text())
     runs = r['runs'] if 'runs' in r else [r]
-    md = '\n'.join((f"**{o['name']}**: " if o.get('name') else '') + report_md(o) for o in runs)
+    md = '\n'.join((f"**{o['name']}**: " if o.get('name') else '') + benchmark_report(o) for o in runs)
     return f'<!-- benchmark: {path} -->\n' + md.rstrip('\n')
 
-def render(path, kind='bench') -> str:
-    "The cell for the bench.json at `path`: its marker line, then `report_md` (`kind` 'benchmark': `render_benchmark`)"
-    if kind == 'benchmark': return render_benchmark(path)
-    sys.path.insert(0, str(ROOT))
+def render(path) -> str:
+    "The cell for the bench.json at `path`: its marker line, then `report_md`"
     from tpu_vision.bench import report_md
     return f'<!-- bench: {path} -->\n' + report_md(json.loads((ROOT/path).read_text())).rstrip('\n')
 
@@ -64,7 +62,8 @@ def render_e2e(paths:str) -> str:
     for p,r in res: lines.append(f"`{r['provenance']['command']}` (`{p}`, git {r['provenance']['git'].split()[0]})  ")
     return '\n'.join(lines).rstrip()
 
-def render_cell(kind, arg) -> str: return render_e2e(arg) if kind == 'e2e' else render(arg, kind)
+RENDER = dict(bench=render, benchmark=render_benchmark, e2e=render_e2e)   # a marker's kind -> its renderer
+def render_cell(kind, arg) -> str: return RENDER[kind](arg)
 
 def update(check=False) -> list:
     "The (notebook, PATH) of every cell that differs from its render; rewritten unless `check`"

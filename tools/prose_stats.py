@@ -13,13 +13,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT/'tools'))
-from nbdev_procs import test_cells
-
-def _src(c): return ''.join(c.get('source') or '')
+from nbdev_procs import test_cells, md_without_directives, _src
 
 def words(md:str) -> int:
     "Words of a markdown cell as a reader sees them: no `#|` lines, no HTML comments, a table's pipes not counted"
-    md = re.sub(r'<!--.*?-->', ' ', '\n'.join(l for l in md.splitlines() if not l.startswith('#|')), flags=re.S)
+    md = re.sub(r'<!--.*?-->', ' ', md_without_directives(md), flags=re.S)
     return len([w for w in re.split(r'\s+', md) if w and w.strip('|-:')])
 
 def hidden(c):
