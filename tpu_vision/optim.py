@@ -252,9 +252,9 @@ class SkipNonFinite(Callback):
 # %% ../nbs/04_optim.ipynb #5b382a80
 @patch
 def before_step(self:SkipNonFinite):
-    ps = [p for p,*_ in self.opt.all_params(with_grad=True)]
+    ps,state = [p for p,*_ in self.opt.all_params(with_grad=True)],_opt_state(self.opt)
     self._ok = ok = _all_finite([self.learn.loss_grad.detach()] + [p.grad for p in ps])
-    self._old = [(p, p.detach().clone(), {k:v.detach().clone() for k,v in _opt_state(self.opt).get(p, {}).items()
+    self._old = [(p, p.detach().clone(), {k:v.detach().clone() for k,v in state.get(p, {}).items()
                                           if isinstance(v, torch.Tensor)}) for p in ps]
     if self.bad is None: self.bad = self.worst = self.skipped = torch.zeros((), dtype=torch.int32, device=ok.device)
     self.bad = torch.where(ok, 0, self.bad+1)
@@ -265,11 +265,11 @@ def before_step(self:SkipNonFinite):
 def after_step(self:SkipNonFinite):
     old,bufs,self._old,self._bufs = getattr(self, '_old', None),self._bufs,None,None
     if old is None: return   # the step was cancelled before ours ran (GradScaler overflow)
-    ok = self._ok
+    ok,state = self._ok,_opt_state(self.opt)
     with torch.no_grad():
         for p,o,st in old:
             p.copy_(torch.where(ok, p, o))
-            for k,v in _opt_state(self.opt).get(p, {}).items():  # state this step created starts from zeros (fastai)
+            for k,v in state.get(p, {}).items():  # state this step created starts from zeros (fastai)
                 if isinstance(v, torch.Tensor): v.copy_(torch.where(ok, v, st[k] if k in st else torch.zeros_like(v)))
         for b,o in bufs or []: b.copy_(torch.where(ok, b, o))
     self.steps += 1
