@@ -139,7 +139,8 @@ def _agreement(rows:dict, evs:dict, ref):
 def _below(rows:list, floor:float|None) -> list:
     "The formats of `rows` below `floor`, or failed"
     if floor is None: return []
-    return [r['format'] for r in rows if r['status'].startswith('failed') or (r['agree'] or 1) < floor]
+    low = lambda r: r['agree'] is not None and r['agree'] < floor   # 0.0 is below, None (not run) is not
+    return [r['format'] for r in rows if r['status'].startswith('failed') or low(r)]
 
 # %% ../nbs/09c_benchmark.ipynb #3132b02d
 def _git() -> str|None:
