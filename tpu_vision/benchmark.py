@@ -8,7 +8,8 @@ Docs: https://tpu-vision.github.io/tpu_vision/benchmark.html.md"""
 
 # %% ../nbs/09c_benchmark.ipynb #5e02c419
 from __future__ import annotations
-import os, sys, json, time, inspect, platform, tempfile, subprocess
+import os, sys, json, time, signal, inspect, platform, tempfile, subprocess, multiprocessing as mp
+from importlib import import_module
 from pathlib import Path
 import numpy as np, torch
 
@@ -16,6 +17,7 @@ import numpy as np, torch
 __all__ = ['variants', 'time_calls', 'run_env', 'benchmark_md', 'benchmark_report', 'benchmark']
 
 # %% ../nbs/09c_benchmark.ipynb #0cf857ce
+from fastcore.basics import patch
 from .files import atomic_write
 from .formats import FORMATS, MissingExtra, need, resolve, format_of
 from .export import export_model, recorded_calib, existing_file
@@ -70,12 +72,18 @@ def _convert(src:Path, name:str, d:Path, calib, trust:bool) -> Path:
     out = d/f'model_{name}{FORMATS[fmt].out}'
     return export_model(src, fmt, out, calib=calib if _quantized(name) else None, trust=trust, **kw)
 
+# %% ../nbs/09c_benchmark.ipynb #15a1b031
+def _missing(name:str) -> dict|None:
+    "Row `name` saying what to install, if its format's extra is missing"
+    f = FORMATS[variants()[name][0]]
+    try: need(f.extra, name) if f.extra else None
+    except MissingExtra: return _empty(name, f'not installed: pip install "tpu-vision[{f.extra}]"')
+
 # %% ../nbs/09c_benchmark.ipynb #5272583f
 def _row(src:Path, name:str, d:Path, calib, trust:bool, threads, ekw:dict, log=print):
     "`(row, model, evaluation)` of row `name` of `src`"
+    if (miss := _missing(name)): return miss,None,None
     f = FORMATS[variants()[name][0]]
-    try: need(f.extra, name) if f.extra else None
-    except MissingExtra: return _empty(name, f'not installed: pip install "tpu-vision[{f.extra}]"'),None,None
     try: t = time.perf_counter(); fn = _convert(src, name, d, calib, trust); m = _load(fn, f, trust, threads)
     except Exception as e: return _empty(name, f'failed: {_one_line(e)}'),None,None
     try: ev = evaluate(m, **ekw)
@@ -98,9 +106,10 @@ def time_calls(calls:dict, # `{name: f(batch)}`
                repeats:int=3, # rounds; each times every call once
                bs:int=32, # images of the throughput batch
                n1:int=20, # one-image calls per latency measurement
+               warm:bool=True, # call each once at batch 1 and at `bs` first
               ) -> tuple:
     "`({name: [s/image]}, {name: [images/s]})`, a round each"
-    for f in calls.values(): f(x[:1]); f(x[:bs])   # warm-up
+    for f in calls.values(): (f(x[:1]), f(x[:bs])) if warm else None
     lat,thr = {k: [] for k in calls},{k: [] for k in calls}
     for _ in range(repeats):
         for k,f in calls.items():
@@ -110,19 +119,6 @@ def time_calls(calls:dict, # `{name: f(batch)}`
             t = time.perf_counter(); f(x[:bs]); thr[k].append(bs/(time.perf_counter()-t))
     return lat,thr
 
-# %% ../nbs/09c_benchmark.ipynb #6bc63d27
-def _timed(rows:dict, models:dict, x, repeats:int, bs:int):
-    "Time `models` on `x` into `rows`"
-    calls = {}
-    for k,m in models.items():
-        try: f = _call(m); f(x[:1]); calls[k] = f
-        except Exception as e: rows[k].update(_empty(k, f'failed: running it: {_one_line(e)}'))
-    lat,thr = time_calls(calls, x, repeats, bs)
-    for k in calls:
-        l,t = np.array(lat[k])*1e3,np.array(thr[k])
-        rows[k].update(latency_ms=float(np.median(l)), latency_range=[float(l.min()), float(l.max())],
-                       throughput=float(np.median(t)), throughput_range=[float(t.min()), float(t.max())])
-
 # %% ../nbs/09c_benchmark.ipynb #46e402a5
 def _batch(m, items:list, bs:int) -> torch.Tensor:
     "`items`' first `bs`, repeated if fewer, preprocessed"
@@ -130,10 +126,91 @@ def _batch(m, items:list, bs:int) -> torch.Tensor:
 
 # %% ../nbs/09c_benchmark.ipynb #2f80da14
 def _agreement(rows:dict, evs:dict, ref):
-    "Fill `rows`' agreement with `Evaluation` `ref`"
-    for k,ev in evs.items():
-        rows[k].update(agree=(ev.decoded == ref.decoded).float().mean().item(),
-                       max_prob_diff=(ev.probs - ref.probs).abs().max().item())
+    "Fill `rows`' agreement with `Evaluation` `ref`; `evs`: `{row: (decoded, probs)}`"
+    for k,(dec,probs) in evs.items():
+        rows[k].update(agree=float((np.asarray(dec) == ref.decoded.numpy()).mean()),
+                       max_prob_diff=float(np.abs(np.asarray(probs) - ref.probs.numpy()).max()))
+
+# %% ../nbs/09c_benchmark.ipynb #aab38b69
+def _score(st:dict, src, name, d, calib, trust, threads, ekw) -> tuple:
+    "Convert, load and score row `name` of `src`, the model into `st`: `(row, decoded, probs)`"
+    if threads: torch.set_num_threads(threads)
+    row,st['m'],ev = _row(src, name, d, calib, trust, threads, ekw, log=lambda _: None)
+    return (row, *((ev.decoded.numpy(), ev.probs.numpy()) if ev is not None else (None, None)))
+
+# %% ../nbs/09c_benchmark.ipynb #d611fca0
+def _prep(st:dict, items:list, bs:int):
+    "The timing batch from `items`, preprocessed by `st`'s model's manifest; None for a `Learner`"
+    return _batch(st['m'], items, bs).numpy() if hasattr(st['m'], 'preprocess') else None
+
+# %% ../nbs/09c_benchmark.ipynb #3f4ef35c
+def _round(st:dict, x, bs:int):
+    "One round of timing of `st`'s model on batch `x`: `(s/image, images/s)`, or its failure in one line"
+    x = torch.from_numpy(x)
+    try:
+        if 'f' not in st: f = _call(st['m']); f(x[:1]); f(x[:bs]); st['f'] = f   # warm-up
+        lat,thr = time_calls(dict(f=st['f']), x, 1, bs, warm=False)
+    except Exception as e: return f'failed: running it: {_one_line(e)}'
+    return lat['f'][0],thr['f'][0]
+
+# %% ../nbs/09c_benchmark.ipynb #93b407a8
+_ASKS = dict(score=_score, batch=_prep, round=_round)
+
+def _serve(conn):
+    "Answer the requests on `conn` about one row (`_ASKS`), until 'stop' or the other end is gone"
+    st = {}
+    try:
+        for ask,*a in iter(conn.recv, ('stop',)): conn.send(_ASKS[ask](st, *a))
+    except (EOFError, KeyboardInterrupt): pass
+
+# %% ../nbs/09c_benchmark.ipynb #24cf4518
+def _context():
+    "Processes forked from a server that imported this module; fresh interpreters where there is no fork"
+    if 'forkserver' not in mp.get_all_start_methods(): return mp.get_context('spawn')
+    ctx = mp.get_context('forkserver'); ctx.set_forkserver_preload(['tpu_vision.benchmark']); return ctx
+
+# %% ../nbs/09c_benchmark.ipynb #88e7de2b
+def _died(code) -> str:
+    "How a process with exit code `code` ended"
+    return f"its process died ({f'signal {signal.Signals(-code).name}' if code and code < 0 else f'exit code {code}'})"
+
+# %% ../nbs/09c_benchmark.ipynb #2de077ca
+class _Proc:
+    "One row's process: `p(ask, *args)` is its answer; `ChildProcessError` if it died"
+    def __init__(self, ctx):
+        self.conn,child = ctx.Pipe()   # the package's `_serve`, by name: a notebook's copy cannot be sent
+        self.p = ctx.Process(target=import_module('tpu_vision.benchmark')._serve, args=(child,))
+        self.p.start(); child.close()
+    def __call__(self, *ask):
+        try: self.conn.send(ask); return self.conn.recv()
+        except (EOFError, OSError): self.p.join(10); raise ChildProcessError(_died(self.p.exitcode)) from None
+
+# %% ../nbs/09c_benchmark.ipynb #e08ea80c
+@patch
+def close(self:_Proc):
+    "Stop the process: asked to, or killed after 10 s"
+    try: self.conn.send(('stop',))
+    except OSError: pass
+    self.p.join(10); self.p.kill() if self.p.is_alive() else None; self.p.join()
+
+# %% ../nbs/09c_benchmark.ipynb #acd4197e
+def _stats(v:list) -> dict:
+    "The median and range of rounds `v` of `(s/image, images/s)`, as a row's fields"
+    l,t = np.array(v).T; l = l*1e3
+    return dict(latency_ms=float(np.median(l)), latency_range=[float(l.min()), float(l.max())],
+                throughput=float(np.median(t)), throughput_range=[float(t.min()), float(t.max())])
+
+# %% ../nbs/09c_benchmark.ipynb #4506f207
+def _timed(rows:dict, procs:dict, x, repeats:int, bs:int):
+    "Time the rows of `procs` on batch `x` into `rows`: `repeats` rounds, the rows taking turns in each"
+    ts = {k: [] for k in procs}
+    for k in [k for _ in range(repeats) for k in procs]:
+        if rows[k]['status'] != 'ok': continue
+        try: r = procs[k]('round', x, bs)
+        except ChildProcessError as e: r = f'failed: running it: {e}'
+        if isinstance(r, str): rows[k]['status'] = r
+        else: ts[k].append(r)
+    for k,v in ts.items(): rows[k].update(_stats(v) if rows[k]['status'] == 'ok' else {})
 
 # %% ../nbs/09c_benchmark.ipynb #d3454845
 def _below(rows:list, floor:float|None) -> list:
@@ -187,17 +264,37 @@ def _calib(src:Path, folder, calib, log=print):
     if c is not None: log(f'int8 calibrates on {c}')
     return c
 
+# %% ../nbs/09c_benchmark.ipynb #8de23304
+def _start(ctx, procs:dict, args:tuple, ref, log) -> dict:
+    "Row `args[1]` converted and scored in a new process, kept in `procs` if it scored"
+    n,t = args[1],time.perf_counter()
+    if (miss := _missing(n)): return miss
+    p = procs[n] = _Proc(ctx)
+    try: row,dec,probs = p('score', *args)
+    except ChildProcessError as e: row,dec,probs = _empty(n, f'failed: {e}'),None,None
+    if dec is None: procs.pop(n).close(); return row
+    _agreement({n: row}, {n: (dec, probs)}, ref); log(f'  {n}: converted and scored in {time.perf_counter()-t:.1f} s')
+    return row
+
+# %% ../nbs/09c_benchmark.ipynb #f8a1a8bb
+def _first_batch(procs:dict, items:list, bs:int):
+    "The timing batch, preprocessed by the first row whose model has a manifest; None if none has"
+    for p in procs.values():
+        try: x = p('batch', items, bs)
+        except ChildProcessError: continue
+        if x is not None: return x
+
 # %% ../nbs/09c_benchmark.ipynb #cecfa35f
 def _rows(src:Path, names:list, calib, trust, threads, ekw:dict, ref, bs, repeats, log) -> list:
-    "Every row of `names`, converted, scored and timed"
-    rows,models,evs = {},{},{}
+    "Every row of `names`, each converted, scored and timed in a process of its own"
+    rows,procs,ctx = {},{},_context()
     with tempfile.TemporaryDirectory() as d:
-        for n in names:
-            rows[n],m,ev = _row(src, n, Path(d), calib, trust, threads, ekw, log)
-            if m is not None: models[n],evs[n] = m,ev
-        _agreement(rows, evs, ref)
-        p = next((m for m in models.values() if hasattr(m, 'preprocess')), None)
-        if p is not None: _timed(rows, models, _batch(p, ref.items, bs), repeats, bs)
+        try:
+            for n in names: rows[n] = _start(ctx, procs, (src, n, Path(d), calib, trust, threads, ekw), ref, log)
+            x = _first_batch(procs, ref.items, bs)
+            if x is not None: _timed(rows, procs, x, repeats, bs)
+        finally:
+            for p in procs.values(): p.close()
     return list(rows.values())
 
 # %% ../nbs/09c_benchmark.ipynb #acbf5d70
@@ -249,10 +346,10 @@ def benchmark(model, # a .pkl from `tpu-vision train` or `learn.export()`, or a 
     src,names = existing_file(model, 'give the .pkl of `tpu-vision train` or `learn.export()`'),list(variants())
     if bad := [n for n in (formats or []) if n not in names]: raise ValueError(f"formats {bad}: use {', '.join(names)}")
     if repeats < 1 or bs < 1: raise ValueError(f"repeats={repeats}, bs={bs}: at least 1 each")
-    old = torch.get_num_threads(); torch.set_num_threads(threads or old)
+    env,old = run_env(command, threads),torch.get_num_threads(); torch.set_num_threads(threads or old)
     try: res = _benchmark(src, folder, formats or names, calib, valid, bs, repeats, threads, trust, log)
     finally: torch.set_num_threads(old)
-    res.update(below_floor=_below(res['rows'], floor), env=run_env(command, threads))
+    res.update(below_floor=_below(res['rows'], floor), env=env)
     res['config']['floor'] = floor
     if out is not None: _write(res, Path(out))
     return res
