@@ -8,7 +8,7 @@ Docs: https://tpu-vision.github.io/tpu_vision/benchmark.html.md"""
 
 # %% ../nbs/09c_benchmark.ipynb #5e02c419
 from __future__ import annotations
-import os, sys, json, time, signal, inspect, platform, tempfile, subprocess, multiprocessing as mp
+import os, sys, json, time, signal, inspect, platform, tempfile, multiprocessing as mp
 from importlib import import_module
 from pathlib import Path
 import numpy as np, torch
@@ -23,6 +23,7 @@ from .formats import FORMATS, MissingExtra, need, resolve, format_of
 from .export import export_model, recorded_calib, existing_file
 from .evaluate import evaluate
 from .recipe import versions, VERSIONED
+from .bench import git_revision
 
 # %% ../nbs/09c_benchmark.ipynb #c6a5d4d3
 def variants() -> dict:
@@ -219,15 +220,6 @@ def _below(rows:list, floor:float|None) -> list:
     low = lambda r: r['agree'] is not None and r['agree'] < floor   # 0.0 is below, None (not run) is not
     return [r['format'] for r in rows if r['status'].startswith('failed') or low(r)]
 
-# %% ../nbs/09c_benchmark.ipynb #3132b02d
-def _git() -> str|None:
-    "This code's git revision, '+' if changed; or None"
-    root,git = Path(__file__).resolve().parents[1] if '__file__' in globals() else Path.cwd().parent,'git'
-    try: rev,st = [subprocess.run([git, '-C', str(root), *a], capture_output=True, text=True, timeout=10)
-                   for a in (['rev-parse', 'HEAD'], ['status', '--porcelain', '-uno'])]
-    except (OSError, subprocess.SubprocessError): return None
-    return rev.stdout.strip() + ('+' if st.stdout.strip() else '') if rev.returncode == 0 else None
-
 # %% ../nbs/09c_benchmark.ipynb #d0ce9408
 _RUNTIMES = ('onnx', 'onnxruntime', 'openvino', 'nncf', 'litert-torch', 'ai-edge-litert', 'amd-quark')
 
@@ -235,7 +227,7 @@ def run_env(command=None, # the command line, for the record
             threads:int|None=None, # the threads each runtime was given
            ) -> dict:
     "Command, git revision, versions and machine of a run"
-    return dict(command=command or ' '.join(sys.argv), git=_git(), versions=versions((*VERSIONED, *_RUNTIMES)),
+    return dict(command=command or ' '.join(sys.argv), git=git_revision(), versions=versions((*VERSIONED, *_RUNTIMES)),
                 machine=dict(platform=platform.platform(), cpu=platform.processor() or platform.machine(),
                              cores=os.cpu_count()), threads=threads)
 
