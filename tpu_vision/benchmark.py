@@ -159,6 +159,7 @@ _ASKS = dict(score=_score, batch=_prep, round=_round)
 
 def _serve(conn):
     "Answer the requests on `conn` about one row (`_ASKS`), until 'stop' or the other end is gone"
+    if 'fork' in mp.get_all_start_methods(): mp.set_start_method('fork', force=True)   # its loaders' workers
     st = {}
     try:
         for ask,*a in iter(conn.recv, ('stop',)): conn.send(_ASKS[ask](st, *a))
