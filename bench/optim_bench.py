@@ -4,9 +4,14 @@
     python bench/optim_bench.py speed    # images/s, fp32 against to_bf16(), on the XLA device and on the eager CPU
     python bench/optim_bench.py hypers   # host->device copies per epoch for each optimizer, each in a fresh process
     python bench/optim_bench.py all
+    python bench/optim_bench.py memory speed --json bench/results/optim_cpu.json   # also the figures, for 04_optim
+
+`--json PATH` writes `{'provenance': ..., 'memory': [row, ...], 'speed': [row, ...]}` (what ran);
+tools/bench_cells.py renders its tables into 04_optim (`<!-- optim: PATH memory|speed -->` cells).
 """
-import sys, subprocess, time, warnings
+import json, sys, subprocess, time, warnings
 from functools import partial
+from pathlib import Path
 import torch
 from torch import nn
 import timm
@@ -46,12 +51,15 @@ def forward_peak(model, x, y):
 
 def memory(bs=16, size=64):
     print(f'## forward activations / peak beyond the weights over forward+backward, eager CPU, batch {bs} at {size} px')
+    rows = []
     for name,make in [('ResNet-18 (fastai head)', lambda: create_vision_model(resnet18, 3, pretrained=False)),
                       ('ViT-S/16 (timm)', lambda: timm.create_model('vit_small_patch16_224', pretrained=False, img_size=size, num_classes=3))]:
         x,y = torch.randn(bs, 3, size, size), torch.randint(0, 3, (bs,))
         torch.manual_seed(0); (a,pa) = forward_peak(make(), x, y)
         torch.manual_seed(0); (b,pb) = forward_peak(GradientCheckpointing(make()), x, y)
         print(f'{name}: activations {a/2**20:.1f} -> {b/2**20:.1f} MiB ({b/a:.2f}); fwd+bwd peak {pa/2**20:.1f} -> {pb/2**20:.1f} MiB ({pb/pa:.2f})', flush=True)
+        rows.append(dict(model=name, bs=bs, size=size, act_mib=a/2**20, act_ckpt_mib=b/2**20, peak_mib=pa/2**20, peak_ckpt_mib=pb/2**20))
+    return rows
 
 def speed_learner(device, bf16, steps, bs, size):
     torch.manual_seed(0)
@@ -68,6 +76,7 @@ def speed(rounds=3, steps=8, bs=32, size=32):
     "Both precisions trained in alternation, `rounds` epochs each; the best epoch of each (the machine is shared)"
     print(f'## images/s, ResNet-18 (fastai head), batch {bs} at {size} px, {steps} training steps + 1 validation batch per epoch; '
           f'best of {rounds} epochs, fp32 and bf16 alternating')
+    rows = []
     for device in ('xla', 'cpu'):
         learns,best = {p: speed_learner(device, p == 'bf16', steps, bs, size) for p in ('fp32', 'bf16')},{}
         for _ in range(rounds):
@@ -77,6 +86,11 @@ def speed(rounds=3, steps=8, bs=32, size=32):
                 assert c['compiles'] == 0, c
                 best[p] = max(best.get(p, 0), bs*steps/c['seconds'])
         print(f"{device}: fp32 {best['fp32']:.1f} img/s, bf16 {best['bf16']:.1f} img/s, bf16/fp32 = {best['bf16']/best['fp32']:.2f}", flush=True)
+        loss = {p: float(learn.validate()[0]) for p,learn in learns.items()}   # valid loss after the same epochs
+        print(f"{device}: valid loss fp32 {loss['fp32']:.4f}, bf16 {loss['bf16']:.4f}", flush=True)
+        rows.append(dict(device=device, fp32=best['fp32'], bf16=best['bf16'], loss_fp32=loss['fp32'], loss_bf16=loss['bf16'],
+                         bs=bs, size=size, steps=steps, rounds=rounds))
+    return rows
 
 OPTS = {'SGD': partial(SGD, mom=0.9, wd=1e-2, decouple_wd=False), 'SGDW': partial(SGD, mom=0.9, wd=1e-2),
         'Adam': partial(Adam, wd=1e-2, decouple_wd=False), 'AdamW': partial(Adam, wd=1e-2),
@@ -99,9 +113,13 @@ def hypers():
     for name in OPTS: subprocess.run([sys.executable, __file__, 'hypers1', name], check=True)
 
 if __name__ == '__main__':
-    what = sys.argv[1] if len(sys.argv) > 1 else 'all'
-    if what == 'hypers1': hypers1(sys.argv[2])
+    args = sys.argv[1:]
+    out = args[args.index('--json')+1] if '--json' in args else None
+    what = [a for a in args if a != out and a != '--json'] or ['all']
+    if what[0] == 'hypers1': hypers1(what[1])
     else:
-        from record import header; print(header(), flush=True)
+        from record import header, provenance; print(header(), flush=True)
+        res = dict(provenance=provenance())
         for f in (memory, speed, hypers):
-            if what in (f.__name__, 'all'): t = time.time(); f(); print(f'({time.time()-t:.0f} s)\n', flush=True)
+            if f.__name__ in what or 'all' in what: t = time.time(); res[f.__name__] = f(); print(f'({time.time()-t:.0f} s)\n', flush=True)
+        if out: Path(out).write_text(json.dumps({k: v for k,v in res.items() if v is not None}, indent=1) + '\n')

@@ -12,6 +12,9 @@ nbs/index.ipynb (the README) have such cells. A cell whose first line is `<!-- b
 `edge.json` (`{'runs': [...]}`), as nbs/06a_edge.ipynb does. After a new measurement: run this, `nbdev-clean`, and
 `python tools/build_docs.py readme`.
 
+A cell that starts with `<!-- levers: PATH -->` holds bench/levers_bench.py's table (its `--json`), and one that starts
+with `<!-- optim: PATH memory -->` or `<!-- optim: PATH speed -->` a table of bench/optim_bench.py's `--json` (04_optim).
+
 A cell that starts with `<!-- e2e: PATH [PATH ...] -->` holds the table of bench/e2e.py's JSON files at those PATHs (its
 `--json`): one row per side of each file, in the files' order, with the command that measured each file under it.
 """
@@ -20,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-MARK = re.compile(r'<!-- (bench|benchmark|e2e): ([^>]+?) -->')
+MARK = re.compile(r'<!-- (bench|benchmark|e2e|levers|optim): ([^>]+?) -->')
 
 def render_benchmark(path) -> str:
     "The cell for the benchmark.json (or edge.json of runs) at `path`: its marker line, then each run's report"
@@ -62,7 +65,31 @@ def render_e2e(paths:str) -> str:
     for p,r in res: lines.append(f"`{r['provenance']['command']}` (`{p}`, git {r['provenance']['git'].split()[0]})  ")
     return '\n'.join(lines).rstrip()
 
-RENDER = dict(bench=render, benchmark=render_benchmark, e2e=render_e2e)   # a marker's kind -> its renderer
+def _said(p:dict) -> str: return f"`{p['command']}` (git {p['git'].split()[0]})"
+
+def render_levers(path) -> str:
+    "The cell for bench/levers_bench.py's JSON at `path`: its command, then one row per variant"
+    r = json.loads((ROOT/path).read_text())
+    rows = [f"| {o['variant']} | {o['img_s']:.1f} | ±{o['spread']:.0%} | {o['vs_default']:.2f}× | {o['valid_loss']:.3f} | "
+            f"{o['accuracy']:.3f} |" for o in r['rows']]
+    return '\n'.join([f'<!-- levers: {path} -->', _said(r['provenance']) + ':', '',
+                      '| variant | img/s (median) | spread | × default | valid loss | accuracy |', '|---|---|---|---|---|---|', *rows])
+
+def _memory_row(o): return (f"| {o['model']} | {o['act_mib']:.1f} MiB | {o['act_ckpt_mib']:.1f} MiB | "
+                            f"{o['act_ckpt_mib']/o['act_mib']:.2f} | {o['peak_mib']:.1f} → {o['peak_ckpt_mib']:.1f} MiB |")
+def _speed_row(o): return (f"| {'XLA (on the CPU)' if o['device'] == 'xla' else 'eager CPU'} | {o['fp32']:.1f} img/s | "
+                           f"{o['bf16']:.1f} img/s | **{o['bf16']/o['fp32']:.2f}** | {o['loss_fp32']:.3f} / {o['loss_bf16']:.3f} |")
+OPTIM = dict(memory=('| model | forward activations, plain | with `GradientCheckpointing` | ratio | peak over forward+backward, '
+                     'beyond the weights |\n|---|---|---|---|---|', _memory_row),
+             speed=('| device | fp32 | bf16 | bf16/fp32 | valid loss fp32 / bf16 |\n|---|---|---|---|---|', _speed_row))
+
+def render_optim(arg) -> str:
+    "The cell for table `kind` ('memory' or 'speed') of bench/optim_bench.py's JSON at `path` (`arg`: 'PATH kind')"
+    path,kind = arg.split(); r = json.loads((ROOT/path).read_text())
+    head,row = OPTIM[kind]
+    return '\n'.join([f'<!-- optim: {arg} -->', _said(r['provenance']) + ':', '', head, *map(row, r[kind])])
+
+RENDER = dict(bench=render, benchmark=render_benchmark, e2e=render_e2e, levers=render_levers, optim=render_optim)   # a marker's kind -> its renderer
 def render_cell(kind, arg) -> str: return RENDER[kind](arg)
 
 def update(check=False) -> list:
