@@ -8,8 +8,9 @@ Docs: https://tpu-vision.github.io/tpu_vision/benchmark.html.md"""
 
 # %% ../nbs/09c_benchmark.ipynb #5e02c419
 from __future__ import annotations
-import os, sys, json, time, signal, inspect, platform, tempfile, multiprocessing as mp
+import os, sys, json, time, signal, platform, tempfile, multiprocessing as mp
 from importlib import import_module
+from inspect import signature
 from pathlib import Path
 import numpy as np, torch
 
@@ -43,8 +44,9 @@ def _quantized(name:str) -> bool:
 # %% ../nbs/09c_benchmark.ipynb #f2e2968e
 def _load(fname, f, trust:bool=False, threads:int|None=None):
     "The model in `fname`, read by format `f`'s loader"
-    load = resolve(f.loader); ps = inspect.signature(load).parameters
-    kw = {**({'trust': trust} if 'trust' in ps else {}), **({'threads': threads} if 'threads' in ps else {})}
+    load = resolve(f.loader)   # a runtime's loader takes threads; one that runs code (`f.code`), trust
+    kw = dict(trust=trust) if f.code else {}
+    if 'threads' in signature(load).parameters: kw['threads'] = threads
     return load(fname, **kw)
 
 # %% ../nbs/09c_benchmark.ipynb #1ed2e3b9

@@ -224,7 +224,7 @@ def _learner_predict(learn):
     return predict
 
 # %% ../nbs/10_cli.ipynb #b537f15c
-def load_export(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
+def load_export(model, # the .pkl of `train`, or a file of `export` (06b_formats: .onnx, .xint8.onnx, ...)
                 trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
                ):
     "`model` loaded: a fastai `Learner` for a .pkl, a `Predictor` for the other formats"
@@ -246,7 +246,7 @@ def load_export(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt
                                             "re-export it or train again") from None
 
 # %% ../nbs/10_cli.ipynb #c8d54bdc
-def load_predictor(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
+def load_predictor(model, # the .pkl of `train`, or a file of `export` (06b_formats: .onnx, .xint8.onnx, ...)
                    trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
                   ) -> callable:
     "`predict(image) -> (label, index, probs)` for `model`"
@@ -285,7 +285,7 @@ def _predict_one(f, fn) -> Prediction:
     return Prediction(str(fn), str(label), float(p.max()) if p.numel() else None)
 
 # %% ../nbs/10_cli.ipynb #b0d65301
-def predict(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
+def predict(model, # the .pkl of `train`, or a file of `export` (06b_formats: .onnx, .xint8.onnx, ...)
             images, # image files, and folders (every image file under them, sorted)
             trust:bool=False, # load a .pkl or .pt this machine did not export: it runs its code
            ) -> list:
@@ -447,7 +447,7 @@ def _train_parser(sub):
     t.set_defaults(func=_train)
 
 # %% ../nbs/10_cli.ipynb #1b44cbc2
-def val(model, # a .pkl from `train`, or a .safetensors, .onnx, .int8.pt, .xml or .tflite from `export`
+def val(model, # the .pkl of `train`, or a file of `export` (06b_formats: .onnx, .xint8.onnx, ...)
         folder, # a dataset's folder (its `valid/` is scored), or a folder of class folders
         valid:str='valid', # the split to score, if the folder has it
         bs:int=64, # images per batch
