@@ -1,10 +1,9 @@
 """Everything a notebook or script needs: `from tpu_vision.all import *`, before or after `from fastai.vision.all import *`
 
-It replaces two fastai names, drop-ins: `RandomErasing` (fastai's arguments, plus torchvision's `scale=`/`ratio=`) and
-`top_k_accuracy` (fastai's, with `k` clamped to the number of classes).
-The other device versions of fastai's augmentation (02_augment: `aug_transforms`, `Flip`, ...) and `vision_learner`
-with offline pretrained weights (03a_models) keep fastai's names in their own modules; `learn.to_tpu()` swaps fastai's
-batch transforms in the loaders for them, or ask for them there: `from tpu_vision.augment import aug_transforms`.
+It replaces two fastai names with drop-ins: `RandomErasing` (fastai's arguments, plus torchvision's `scale=`/`ratio=`)
+and `top_k_accuracy` (fastai's, `k` clamped to the number of classes). The other device versions of fastai's names
+(02_augment's `aug_transforms`, `Flip`, ...; 03a_models' `vision_learner` with offline pretrained weights) stay in
+their own modules: `learn.to_tpu()` swaps fastai's batch transforms for them, or import them from there.
 
 Docs: https://tpu-vision.github.io/tpu_vision/all.html.md"""
 
