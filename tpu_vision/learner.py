@@ -114,6 +114,19 @@ def _do_one_batch(self:TPULearnerMixin):
     if not self.training or not len(self.yb): return
     self._do_grad_opt()
 
+# %% ../nbs/03_learner.ipynb #55f95ec8
+_LATE = ("the XLA backward failed: a backward pass ran in this process before the XLA runtime was loaded, and "
+         "PyTorch's autograd then has no queue for XLA devices. Restart the process (the kernel) and call "
+         "`learn.to_tpu()` (or `get_backend()`) before anything trains on the CPU")
+
+@patch
+def _backward(self:TPULearnerMixin):
+    "fastai's `_backward`, PyTorch's failure after a backward that ran before XLA loaded said plainly"
+    try: super(TPULearnerMixin, self)._backward()
+    except RuntimeError as e:
+        if 'device_ready_queues_' in str(e): raise RuntimeError(_LATE) from None
+        raise
+
 # %% ../nbs/03_learner.ipynb #65b4188c
 @patch
 def create_opt(self:TPULearnerMixin):
