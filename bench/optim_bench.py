@@ -65,9 +65,7 @@ def speed_learner(device, bf16, steps, bs, size):
     torch.manual_seed(0)
     dls = DataLoaders.from_dsets(synth(bs*steps, size), synth(bs, size, seed=1), bs=bs, num_workers=0)
     learn = Learner(dls, create_vision_model(resnet18, 3, pretrained=False), loss_func=CrossEntropyLossFlat())
-    if device != 'cpu': learn.to_tpu(device)
-    else: learn.add_cb(EpochCounters())
-    if bf16: learn.to_bf16()
+    learn.to_tpu(device, precision='bf16' if bf16 else 'fp32', compile=False)   # eager on 'cpu'
     fit(learn, 1)   # compiles (XLA)
     with learn.no_bar(), learn.no_logging(): learn.fit(1, 1e-3)   # and the first step of a later fit
     return learn
@@ -120,6 +118,7 @@ if __name__ == '__main__':
     else:
         from record import header, provenance; print(header(), flush=True)
         res = dict(provenance=provenance())
+        if {'speed', 'all'} & set(what): get_backend('xla')   # torch_xla loaded before any backward (memory's): see 03_learner
         for f in (memory, speed, hypers):
             if f.__name__ in what or 'all' in what: t = time.time(); res[f.__name__] = f(); print(f'({time.time()-t:.0f} s)\n', flush=True)
         if out: Path(out).write_text(json.dumps({k: v for k,v in res.items() if v is not None}, indent=1) + '\n')
