@@ -16,23 +16,10 @@ from fastai.learner import Learner
 from .device import atomic_write
 from .export import (Predictor, manifest, save_onnx, load_onnx, calib_batches, sidecar, write_json,
                                writable_out, writes_files, existing_file)
-from .formats import MissingExtra
+from .formats import MissingExtra, need
 
 # %% auto #0
-__all__ = ['VITIS_EP', 'need_quark', 'xint8_config', 'batch_reader', 'quantize_xint8', 'save_vitis', 'load_vitis',
-           'vitis_session']
-
-# %% ../nbs/06h_vitis.ipynb #89999520
-def _missing(m:str) -> bool:
-    "Is module `m` absent (or blocked)?"
-    try: return importlib.util.find_spec(m) is None
-    except (ImportError, ValueError): return True
-
-# %% ../nbs/06h_vitis.ipynb #a5f224fc
-def need_quark(what:str='this'): # what needs it, for the message
-    "A `MissingExtra` naming the extra, without Quark"
-    miss = [m for m in ('quark', 'onnxruntime') if _missing(m)]
-    if miss: raise MissingExtra(f'{what} needs {" and ".join(miss)}: pip install "tpu-vision[vitis]"')
+__all__ = ['VITIS_EP', 'xint8_config', 'batch_reader', 'quantize_xint8', 'save_vitis', 'load_vitis', 'vitis_session']
 
 # %% ../nbs/06h_vitis.ipynb #99b59e62
 @contextlib.contextmanager
@@ -49,7 +36,7 @@ def _quiet_quark():
 # %% ../nbs/06h_vitis.ipynb #05fbb2f3
 def xint8_config(bias_correction:bool=True): # fold each layer's quantization shift into its bias
     "A copy of Quark's XINT8 configuration"
-    need_quark('Vitis AI export')
+    need('vitis', 'Vitis AI export')
     with _quiet_quark(): import quark.onnx as qo
     cfg = copy.deepcopy(qo.XINT8_QCONFIG)
     if bias_correction: cfg.algo_config = [*cfg.algo_config, qo.BiasCorrectionConfig()]
@@ -109,7 +96,7 @@ def save_vitis(model, # the float model (on any device: a CPU copy is exported)
                bias_correction:bool=True, # see `xint8_config`
               ) -> Path:
     "Write `model` as XINT8 QDQ ONNX, with manifest `man`"
-    need_quark('Vitis AI export')
+    need('vitis', 'Vitis AI export')
     fname = writable_out(fname)
     with tempfile.TemporaryDirectory() as d:
         f = save_onnx(model, man, Path(d)/'float.onnx')
