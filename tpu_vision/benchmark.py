@@ -169,9 +169,8 @@ def _serve(conn):
 
 # %% ../nbs/09c_benchmark.ipynb #24cf4518
 def _context():
-    "Processes forked from a server that imported this module; fresh interpreters where there is no fork"
-    if 'forkserver' not in mp.get_all_start_methods(): return mp.get_context('spawn')
-    ctx = mp.get_context('forkserver'); ctx.set_forkserver_preload(['tpu_vision.benchmark']); return ctx
+    "Processes forked from this one (they know what it registered, e.g. a `register_arch`); fresh ones without fork"
+    return mp.get_context('fork' if 'fork' in mp.get_all_start_methods() else 'spawn')
 
 # %% ../nbs/09c_benchmark.ipynb #88e7de2b
 def _died(code) -> str:
