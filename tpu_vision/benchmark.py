@@ -181,7 +181,7 @@ def _died(code) -> str:
 class _Proc:
     "One row's process: `p(ask, *args)` is its answer; `ChildProcessError` if it died"
     def __init__(self, ctx):
-        self.conn,child = ctx.Pipe()   # the package's `_serve`, by name: a notebook's copy cannot be sent
+        self.conn,child = ctx.Pipe()   # the package's `_serve`: spawn sends it by name
         self.p = ctx.Process(target=import_module('tpu_vision.benchmark')._serve, args=(child,))
         self.p.start(); child.close()
     def __call__(self, *ask):
