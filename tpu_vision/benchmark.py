@@ -12,7 +12,7 @@ import os, sys, json, time, signal, platform, tempfile, multiprocessing as mp
 from importlib import import_module
 from inspect import signature
 from pathlib import Path
-import numpy as np, torch
+import numpy as np, torch, cloudpickle
 
 # %% auto #0
 __all__ = ['variants', 'time_calls', 'run_env', 'benchmark_md', 'benchmark_report', 'benchmark']
@@ -25,6 +25,7 @@ from .export import export_model, recorded_calib, existing_file
 from .evaluate import evaluate
 from .recipe import versions, VERSIONED
 from .bench import git_revision
+from .archs import register_arch, _ARCHS
 
 # %% ../nbs/09c_benchmark.ipynb #c6a5d4d3
 def variants() -> dict:
@@ -159,8 +160,9 @@ def _round(st:dict, x, bs:int):
 # %% ../nbs/09c_benchmark.ipynb #93b407a8
 _ASKS = dict(score=_score, batch=_prep, round=_round)
 
-def _serve(conn):
-    "Answer the requests on `conn` about one row (`_ASKS`), until 'stop' or the other end is gone"
+def _serve(conn, archs:bytes=b''):
+    "Answer the requests on `conn` about one row (`_ASKS`), until 'stop' or the other end is gone; `archs`: `_registered`"
+    for f in (cloudpickle.loads(archs) if archs else {}).values(): register_arch(f)
     if 'fork' in mp.get_all_start_methods(): mp.set_start_method('fork', force=True)   # its loaders' workers
     st = {}
     try:
@@ -169,8 +171,20 @@ def _serve(conn):
 
 # %% ../nbs/09c_benchmark.ipynb #24cf4518
 def _context():
-    "Processes forked from this one (they know what it registered, e.g. a `register_arch`); fresh ones without fork"
-    return mp.get_context('fork' if 'fork' in mp.get_all_start_methods() else 'spawn')
+    "Fresh processes for the rows: a fork server's that has imported this module, or spawn where there is none"
+    if 'forkserver' not in mp.get_all_start_methods(): return mp.get_context('spawn')
+    ctx = mp.get_context('forkserver'); ctx.set_forkserver_preload(['tpu_vision.benchmark'])
+    return ctx
+
+# %% ../nbs/09c_benchmark.ipynb #b1c0a7e2
+def _registered() -> bytes:
+    "This process's `register_arch` builders, pickled for a row's process (one that will not pickle is left out)"
+    fs = {}
+    for k,f in _ARCHS.items():
+        f = getattr(f, '__wrapped__', f)
+        try: cloudpickle.dumps(f); fs[k] = f
+        except Exception: pass   # a row that needs it fails with 'not registered'
+    return cloudpickle.dumps(fs)
 
 # %% ../nbs/09c_benchmark.ipynb #88e7de2b
 def _died(code) -> str:
@@ -181,8 +195,8 @@ def _died(code) -> str:
 class _Proc:
     "One row's process: `p(ask, *args)` is its answer; `ChildProcessError` if it died"
     def __init__(self, ctx):
-        self.conn,child = ctx.Pipe()   # the package's `_serve`: spawn sends it by name
-        self.p = ctx.Process(target=import_module('tpu_vision.benchmark')._serve, args=(child,))
+        self.conn,child = ctx.Pipe()   # the package's `_serve`, sent by name
+        self.p = ctx.Process(target=import_module('tpu_vision.benchmark')._serve, args=(child, _registered()))
         self.p.start(); child.close()
     def __call__(self, *ask):
         try: self.conn.send(ask); return self.conn.recv()
