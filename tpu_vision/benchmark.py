@@ -161,7 +161,7 @@ def _round(st:dict, x, bs:int):
 _ASKS = dict(score=_score, batch=_prep, round=_round)
 
 def _serve(conn, archs:bytes=b''):
-    "Answer the requests on `conn` about one row (`_ASKS`), until 'stop' or the other end is gone; `archs`: `_registered`"
+    "Answer the requests on `conn` about one row (`_ASKS`) until 'stop' or EOF; `archs`: `_registered`"
     for f in (cloudpickle.loads(archs) if archs else {}).values(): register_arch(f)
     if 'fork' in mp.get_all_start_methods(): mp.set_start_method('fork', force=True)   # its loaders' workers
     st = {}
