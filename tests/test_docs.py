@@ -252,6 +252,13 @@ def test_parameters_as_a_table(site):
     row = next(r for r in re.findall(r'<tr>(.*?)</tr>', table, re.S) if '>precision<' in r)
     assert "'auto'" in html.unescape(row) and 'bf16' in row, row
 
+def test_printed_markdown_is_a_table(site):
+    "A cell with `#| output: asis` that prints markdown shows it rendered, as Quarto does (06_export's formats table)"
+    page = (site/'export.html').read_text()
+    assert '| `pkl` |' not in html.unescape(page), 'the formats table is shown as raw markdown'
+    table = page[page.index('<table'):page.index('</table>')]
+    assert 'save_vitis' in table and 'tpu-vision[litert]' in html.unescape(table), table[:300]
+
 def test_links_land_on_documented_names(site):
     ids = {p.name: set(re.findall(r' id="([^"]+)"', p.read_text())) for p in site.glob('*.html')}
     bad = []

@@ -15,6 +15,10 @@ nbs/index.ipynb (the README) have such cells. A cell whose first line is `<!-- b
 A cell that starts with `<!-- levers: PATH -->` holds bench/levers_bench.py's table (its `--json`), and one that starts
 with `<!-- optim: PATH memory -->` or `<!-- optim: PATH speed -->` a table of bench/optim_bench.py's `--json` (04_optim).
 
+A cell that starts with `<!-- log: PATH -->` holds the first markdown table that the log at PATH printed, under the
+log's first line (its command: `bench/record.py`'s `header()`, or the note that says how it ran), for the scripts
+that print their table rather than write a JSON (bench/spmd_bench.py, bench/compile_budget.py).
+
 A cell that starts with `<!-- e2e: PATH [PATH ...] -->` holds the table of bench/e2e.py's JSON files at those PATHs (its
 `--json`): one row per side of each file, in the files' order, with the command that measured each file under it.
 """
@@ -23,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-MARK = re.compile(r'<!-- (bench|benchmark|e2e|levers|optim): ([^>]+?) -->')
+MARK = re.compile(r'<!-- (bench|benchmark|e2e|levers|optim|log): ([^>]+?) -->')
 
 def render_benchmark(path) -> str:
     "The cell for the benchmark.json (or edge.json of runs) at `path`: its marker line, then each run's report"
@@ -89,7 +93,15 @@ def render_optim(arg) -> str:
     head,row = OPTIM[kind]
     return '\n'.join([f'<!-- optim: {arg} -->', _said(r['provenance']) + ':', '', head, *map(row, r[kind])])
 
-RENDER = dict(bench=render, benchmark=render_benchmark, e2e=render_e2e, levers=render_levers, optim=render_optim)   # a marker's kind -> its renderer
+def render_log(path) -> str:
+    "The cell for the log at `path`: its first line (how it ran, without the leading '# '), then its first table"
+    lines = (ROOT/path).read_text().splitlines()
+    start = next(i for i,l in enumerate(lines) if l.startswith('|'))
+    table = lines[start:next((i for i in range(start, len(lines)) if not lines[i].startswith('|')), len(lines))]
+    return '\n'.join([f'<!-- log: {path} -->', f"`{lines[0].lstrip('# ')}`:", '', *table])
+
+RENDER = dict(bench=render, benchmark=render_benchmark, e2e=render_e2e, levers=render_levers, optim=render_optim,
+              log=render_log)   # a marker's kind -> its renderer
 def render_cell(kind, arg) -> str: return RENDER[kind](arg)
 
 def update(check=False) -> list:

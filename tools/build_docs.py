@@ -64,10 +64,11 @@ def _code_in_headings(md):
     return '\n'.join(lines)
 
 def _md_out(c):
-    "The markdown a `show_doc` cell (`#| output: asis`) shows, or None"
+    "The markdown an `#| output: asis` cell shows (a `show_doc`'s, or what it printed, as Quarto reads it), or None"
+    if not re.search(r'^#\|\s*output:\s*asis', ''.join(c['source']), re.M): return None
     for o in c.get('outputs', []):
-        md = o.get('data', {}).get('text/markdown')
-        if md and re.search(r'^#\|\s*output:\s*asis', ''.join(c['source']), re.M): return ''.join(md)
+        md = o.get('data', {}).get('text/markdown') or (o.get('text') if o.get('name') == 'stdout' else None)
+        if md: return ''.join(md)
 
 def _stage(nb):
     "A processed notebook as mkdocs-jupyter reads it: front matter as title, `show_doc` output as markdown, no directives"
@@ -77,11 +78,15 @@ def _stage(nb):
     for c in d['cells']:
         src = ''.join(c['source'])
         if c['cell_type'] == 'code':
-            if (md := _md_out(c)) is not None: c = dict(cell_type='markdown', metadata={}, source=md)
+            echo = re.search(r'^#\|\s*echo:\s*false', src, re.M)
+            code = '\n'.join(l for l in src.splitlines() if not l.startswith('#|')).strip()
+            if (md := _md_out(c)) is not None:   # its code, unless `echo: false`, then its output as markdown
+                if code and not echo and 'show_doc' not in code:
+                    cells.append(dict(cell_type='code', metadata={}, source=code, outputs=[], execution_count=None))
+                c = dict(cell_type='markdown', metadata={}, source=md)
             else:
-                echo = re.search(r'^#\|\s*echo:\s*false', src, re.M)
                 c['metadata'] = {'tags': ['remove_input']} if echo else {}
-                c['source'] = '\n'.join(l for l in src.splitlines() if not l.startswith('#|')).strip()
+                c['source'] = code
                 if not c['source'] and not c.get('outputs'): continue
         if c['cell_type'] == 'markdown':
             md = '\n'.join(l for l in ''.join(c['source']).splitlines() if not l.startswith('#|'))   # `#| export`
