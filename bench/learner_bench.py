@@ -7,7 +7,8 @@ One process, one device. Each of the three trains one epoch at a time (fastai: `
 the same 180 images (`--per-class 60`) and validates on 60; first one warm-up epoch each (compilation), then `--rounds` rounds in which
 (a), (b) and (c) each run one epoch, in rotating order, so that a busy machine slows all three alike. Per epoch:
 wall seconds (after `backend.wait()`), graph compilations and device->host transfers (tpu_vision's `counters`).
-Throughput = training images / median epoch time. Not a test: it prints and asserts nothing.
+Throughput = training images / median epoch time; beside it the last epoch's validation accuracy of each. Ends with
+the same as a markdown table (03_learner's, through tools/bench_cells.py). Not a test: it prints and asserts nothing.
 
 The hand-written loop is what the torch_xla docs teach: plain tensors from the same (static-shape) batches,
 `xm.optimizer_step`-equivalent step, `torch_xla.sync()` per step, validation accuracy accumulated on the device and read
@@ -54,6 +55,7 @@ def model_(): torch.manual_seed(0); return create_vision_model(arch, 3, pretrain
 def fastai_epoch(learn):
     def run():
         with learn.no_bar(), learn.no_logging(): learn.fit(1, LR)
+        return float(learn.recorder.values[-1][-1])   # the epoch's validation accuracy
     return run
 
 def hand_loop():
@@ -83,10 +85,10 @@ with tempfile.TemporaryDirectory() as tmp:
         runs['(a) stock fastai'] = fastai_epoch(Learner(dls_().to(be.device), model_().to(be.device), loss_func=CrossEntropyLossFlat(), metrics=accuracy))
     runs['(b) tpu_vision to_tpu()'] = fastai_epoch(Learner(dls_(), model_(), loss_func=CrossEntropyLossFlat(), metrics=accuracy).to_tpu(args.device))
     runs['(c) hand-written loop'] = hand_loop()
-    times = {k: [] for k in runs}; comp = {k: [] for k in runs}; xfer = {k: [] for k in runs}
+    times = {k: [] for k in runs}; comp = {k: [] for k in runs}; xfer = {k: [] for k in runs}; acc = {}
     def epoch(k):
         with counters() as c:
-            t = time.time(); runs[k](); be.wait(); times[k].append(time.time()-t)
+            t = time.time(); acc[k] = runs[k](); be.wait(); times[k].append(time.time()-t)
         comp[k].append(c.compiles); xfer[k].append(c.to_host)
     for k in runs: epoch(k)                                  # warm-up: compilation
     names = list(runs)
@@ -99,6 +101,13 @@ with tempfile.TemporaryDirectory() as tmp:
         ips[k],mean_ips[k] = n_train/statistics.median(times[k][1:]),n_train/statistics.mean(times[k][1:])
         print(f"{k:26s} epochs (s) {' '.join(f'{t:6.2f}' for t in times[k])} | compiles/epoch {comp[k]} | "
               f"d->h/epoch {xfer[k]} | {ips[k]:7.1f} img/s median, {mean_ips[k]:7.1f} mean (after warm-up)", flush=True)
+    print(f"\n| | epoch times (s), warm-up first | compilations per epoch | device→host per epoch | images/s, median / mean "
+          f"| median / (c)'s | valid accuracy, last epoch |\n|---|---|---|---|---|---|---|")
+    c_ips = ips['(c) hand-written loop']
+    for k in runs:
+        print(f"| {k} | {', '.join(f'{t:.2f}' for t in times[k])} | {', '.join(map(str, comp[k]))} | "
+              f"{', '.join(map(str, xfer[k]))} | {ips[k]:.0f} / {mean_ips[k]:.0f} | {ips[k]/c_ips:.2f} | {acc[k]:.3f} |")
+    print()
     for what,d in (('median', ips), ('mean', mean_ips)):   # the mean counts the epochs that recompiled, the median hides them
         a,b,c = (d.get(n) for n in ('(a) stock fastai', '(b) tpu_vision to_tpu()', '(c) hand-written loop'))
         print(f"ratios of {what} throughput: " + (f"(b)/(a) = {b/a:.2f}x, " if a else '') + f"(b)/(c) = {b/c:.2f}")
