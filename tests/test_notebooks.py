@@ -12,8 +12,9 @@ from conftest import newcomer_env
 ROOT = Path(__file__).resolve().parents[1]
 # The slowest first: tools/test.sh runs the notebooks on 2 workers (pytest-xdist), and a long one started last would
 # leave the other worker idle at the end.
-SLOWEST = ['03a_models.ipynb', '08_tune.ipynb', '12_guides.ipynb', '03_learner.ipynb', '05_distill.ipynb', '07_parallel.ipynb',
-           '06_export.ipynb', '06a_edge.ipynb', '00_device.ipynb', '04_optim.ipynb']   # by the durations of a run on 2026-12-03
+SLOWEST = ['10_cli.ipynb', '12_guides.ipynb', '03_learner.ipynb', '07_parallel.ipynb', '03a_models.ipynb', '08_tune.ipynb',
+           '04_optim.ipynb', '05_distill.ipynb', '06a_edge.ipynb', '06_export.ipynb', '00_device.ipynb',
+           '02_augment.ipynb']   # by the durations of the full run on 2026-12-04 (tools/test.sh, --durations)
 NBS = sorted((p.name for p in (ROOT/'nbs').glob('*.ipynb')), key=lambda n: (SLOWEST.index(n) if n in SLOWEST else 99, n))
 
 RUN = '''import sys
