@@ -8,7 +8,8 @@ Docs: https://tpu-vision.github.io/tpu_vision/benchmark.html.md"""
 
 # %% ../nbs/09c_benchmark.ipynb #5e02c419
 from __future__ import annotations
-import os, sys, json, time, signal, platform, tempfile, multiprocessing as mp
+import os, sys, json, time, types, atexit, weakref, signal, platform, tempfile, multiprocessing as mp
+from contextlib import contextmanager
 from importlib import import_module
 from inspect import signature
 from pathlib import Path
@@ -186,21 +187,37 @@ def _registered() -> bytes:
         except Exception: pass   # a row that needs it fails with 'not registered'
     return cloudpickle.dumps(fs)
 
+# %% ../nbs/09c_benchmark.ipynb #b1c0a7e7
+@contextmanager
+def _without_main():
+    "Hide the user's `__main__` from multiprocessing while a row's process starts: it does not run the script again"
+    main = sys.modules['__main__']
+    sys.modules['__main__'] = types.ModuleType('__main__')
+    try: yield
+    finally: sys.modules['__main__'] = main
+
 # %% ../nbs/09c_benchmark.ipynb #88e7de2b
 def _died(code) -> str:
     "How a process with exit code `code` ended"
     return f"its process died ({f'signal {signal.Signals(-code).name}' if code and code < 0 else f'exit code {code}'})"
 
 # %% ../nbs/09c_benchmark.ipynb #2de077ca
+_LIVE = weakref.WeakSet()   # closed at exit: multiprocessing's own exit hook would wait for them forever
+
 class _Proc:
     "One row's process: `p(ask, *args)` is its answer; `ChildProcessError` if it died"
     def __init__(self, ctx):
         self.conn,child = ctx.Pipe()   # the package's `_serve`, sent by name
         self.p = ctx.Process(target=import_module('tpu_vision.benchmark')._serve, args=(child, _registered()))
-        self.p.start(); child.close()
+        with _without_main(): self.p.start()
+        child.close(); _LIVE.add(self)
     def __call__(self, *ask):
         try: self.conn.send(ask); return self.conn.recv()
         except (EOFError, OSError): self.p.join(10); raise ChildProcessError(_died(self.p.exitcode)) from None
+
+@atexit.register
+def _close_live():
+    for p in list(_LIVE): p.close()
 
 # %% ../nbs/09c_benchmark.ipynb #e08ea80c
 @patch
@@ -208,7 +225,7 @@ def close(self:_Proc):
     "Stop the process: asked to, or killed after 10 s"
     try: self.conn.send(('stop',))
     except OSError: pass
-    self.p.join(10); self.p.kill() if self.p.is_alive() else None; self.p.join()
+    self.p.join(10); self.p.kill() if self.p.is_alive() else None; self.p.join(); _LIVE.discard(self)
 
 # %% ../nbs/09c_benchmark.ipynb #acd4197e
 def _stats(v:list) -> dict:
