@@ -215,10 +215,6 @@ class _Proc:
         try: self.conn.send(ask); return self.conn.recv()
         except (EOFError, OSError): self.p.join(10); raise ChildProcessError(_died(self.p.exitcode)) from None
 
-@atexit.register
-def _close_live():
-    for p in list(_LIVE): p.close()
-
 # %% ../nbs/09c_benchmark.ipynb #e08ea80c
 @patch
 def close(self:_Proc):
@@ -226,6 +222,12 @@ def close(self:_Proc):
     try: self.conn.send(('stop',))
     except OSError: pass
     self.p.join(10); self.p.kill() if self.p.is_alive() else None; self.p.join(); _LIVE.discard(self)
+
+# %% ../nbs/09c_benchmark.ipynb #b1c0a7ea
+@atexit.register
+def _close_live():
+    "Close the rows' processes still open"
+    for p in list(_LIVE): p.close()
 
 # %% ../nbs/09c_benchmark.ipynb #acd4197e
 def _stats(v:list) -> dict:
