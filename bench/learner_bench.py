@@ -99,8 +99,6 @@ with tempfile.TemporaryDirectory() as tmp:
           f"warm-up epoch, then {args.rounds} rounds")
     for k in runs:
         ips[k],mean_ips[k] = n_train/statistics.median(times[k][1:]),n_train/statistics.mean(times[k][1:])
-        print(f"{k:26s} epochs (s) {' '.join(f'{t:6.2f}' for t in times[k])} | compiles/epoch {comp[k]} | "
-              f"d->h/epoch {xfer[k]} | {ips[k]:7.1f} img/s median, {mean_ips[k]:7.1f} mean (after warm-up)", flush=True)
     print(f"\n| | epoch times (s), warm-up first | compilations per epoch | device→host per epoch | images/s, median / mean "
           f"| median / (c)'s | valid accuracy, last epoch |\n|---|---|---|---|---|---|---|")
     c_ips = ips['(c) hand-written loop']
