@@ -571,6 +571,20 @@ def _device_parsers(sub):
     d.set_defaults(func=_describe)
     _sub(sub, 'diagnose', 'explain why no TPU is available').set_defaults(func=_diagnose)
 
+# %% ../nbs/10_cli.ipynb #eb82abe7
+def _trust(a):
+    from tpu_vision.files import trust_file, existing_file
+    for f in a.files:
+        h = trust_file(existing_file(f, 'give the .pkl or .int8.pt file to trust'))
+        print(f'{esc(f)}: trusted (sha256 {h})')
+
+# %% ../nbs/10_cli.ipynb #a4bc822d
+def _trust_parser(sub):
+    t = _sub(sub, 'trust', "record files you trust (a .pkl or .int8.pt: loading one runs its maker's code), signed with "
+             "your key, so that predict, val, export and benchmark load them without --trust")
+    t.add_argument('files', nargs='+', help='the files, as they are now: a file changed later is not trusted')
+    t.set_defaults(func=_trust)
+
 # %% ../nbs/10_cli.ipynb #43a2d03c
 def _bench_parser(sub):
     be = _sub(sub, 'bench', 'measure stock fastai, to_tpu, a hand loop, the model alone and the loaders side by side '
@@ -622,7 +636,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     sub = p.add_subparsers(dest='cmd', required=True, metavar='COMMAND', help='`tpu-vision COMMAND --help` for more')
     for f in (_train_parser, _predict_parser, _val_parser, _export_parser, _tune_parser, _device_parsers,
-              _bench_parser, _benchmark_parser): f(sub)
+              _bench_parser, _benchmark_parser, _trust_parser): f(sub)
     return p
 
 # %% ../nbs/10_cli.ipynb #c6bd94c6

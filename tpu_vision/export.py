@@ -12,7 +12,8 @@ import sys, json
 from pathlib import Path
 from fastcore.basics import ifnone
 from .files import (existing_file, sidecar, write_json, writable_out, sha256_record, file_sha256,
-                              trusted_dir, trust_sha256, sha256_trusted, trust_file, record_sha256)
+                              trusted_dir, trust_sha256, sha256_trusted, trust_file, record_sha256, trust_status,
+                              write_trusted, trust_key_file, UnsafeTrust)
 from .formats import *
 from .archs import *
 from .portable import *
@@ -27,7 +28,8 @@ __all__ = ['recorded_calib', 'export_model']
 # %% ../nbs/06_export.ipynb #79672568
 __all__ = ['export_model', 'recorded_calib', *formats.__all__, *archs.__all__, *portable.__all__,
            *manifests.__all__, *safe.__all__, *quantize.__all__, 'sha256_record', 'file_sha256', 'trusted_dir',
-           'trust_sha256', 'sha256_trusted', 'trust_file', 'record_sha256', 'writable_out', 'existing_file', 'sidecar',
+           'trust_sha256', 'sha256_trusted', 'trust_file', 'record_sha256', 'trust_status', 'write_trusted',
+           'trust_key_file', 'UnsafeTrust', 'writable_out', 'existing_file', 'sidecar',
            'write_json']
 
 # %% ../nbs/06_export.ipynb #658aa048

@@ -8,14 +8,15 @@ Docs: https://tpu-vision.github.io/tpu_vision/files.html.md"""
 
 # %% ../nbs/00a_files.ipynb #d0f5379b
 from __future__ import annotations
-import os, json, stat, errno, hashlib, tempfile, contextlib, unicodedata
+import os, io, json, hmac, stat, errno, hashlib, secrets, tempfile, contextlib, unicodedata
 from pathlib import Path
 from filelock import FileLock, Timeout
 
 # %% auto #0
-__all__ = ['printable', 'tpu_vision_home', 'atomic_write', 'write_once', 'writable_out', 'write_out', 'sidecar', 'write_json',
-           'existing_file', 'LockHeld', 'lock_file', 'sha256_record', 'file_sha256', 'trusted_dir', 'trust_sha256',
-           'sha256_trusted', 'trust_file', 'record_sha256']
+__all__ = ['printable', 'tpu_vision_home', 'atomic_write', 'atomic_write_bytes', 'write_once', 'writable_out', 'write_out',
+           'sidecar', 'write_json', 'existing_file', 'LockHeld', 'lock_file', 'sha256_record', 'file_sha256',
+           'trust_key_file', 'UnsafeTrust', 'trust_key', 'trusted_dir', 'trust_sha256', 'trust_status',
+           'sha256_trusted', 'trust_file', 'record_sha256', 'write_trusted']
 
 # %% ../nbs/00a_files.ipynb #83090c6e
 _BIDI = set('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')
@@ -36,6 +37,7 @@ def tpu_vision_home() -> Path:
 
 # %% ../nbs/00a_files.ipynb #61adbb8e
 _UMASK = os.umask(0o22); os.umask(_UMASK)   # reading the umask means setting it: done once, at import
+_NOFOLLOW = getattr(os, 'O_NOFOLLOW', 0)   # Windows has none (and no symbolic links by default)
 
 # %% ../nbs/00a_files.ipynb #8463f6eb
 def _unwritable(path, e):
@@ -68,6 +70,15 @@ def atomic_write(path, # the file to write, or to replace whole
     except BaseException:
         tmp.unlink(missing_ok=True); raise
     return path
+
+# %% ../nbs/00a_files.ipynb #f5d3d7c9
+def atomic_write_bytes(path, # the file to write, or to replace whole
+                       data:bytes, # its complete contents
+                      ) -> Path:
+    "Write `data` to `path` whole or not at all, through the temporary file's own descriptor"
+    def write(tmp):
+        with open(os.open(tmp, os.O_WRONLY | _NOFOLLOW), 'wb') as f: f.write(data)
+    return atomic_write(path, write)
 
 # %% ../nbs/00a_files.ipynb #686a5136
 def write_once(write, # `write(tmp_path)` writes the file (`atomic_write` renames it to `path` when it is complete)
@@ -159,38 +170,144 @@ def file_sha256(fname, # any file
         while b := f.read(chunk): h.update(b)
     return h.hexdigest()
 
-# %% ../nbs/00a_files.ipynb #d4a5de90
+# %% ../nbs/00a_files.ipynb #ab0619f1
+def trust_key_file() -> Path:
+    "This user's trust key: `$TPU_VISION_TRUST_KEY`, else `trust.key` in `$XDG_CONFIG_HOME/tpu_vision` (`~/.config`)"
+    if os.environ.get('TPU_VISION_TRUST_KEY'): return Path(os.environ['TPU_VISION_TRUST_KEY']).expanduser()
+    return Path(os.environ.get('XDG_CONFIG_HOME') or '~/.config').expanduser()/'tpu_vision'/'trust.key'
+
+# %% ../nbs/00a_files.ipynb #d23e0554
+class UnsafeTrust(PermissionError): "A trust key that someone else could have made, read or changed"
+
+# %% ../nbs/00a_files.ipynb #44828559
+def _uid():
+    "This process's user now (a forked child may have changed it); None on Windows, where ACLs say who may write"
+    return os.geteuid() if hasattr(os, 'geteuid') else None
+
+def _not_private(st, private:bool=False) -> str:
+    "Why `st` (an `lstat`) is not this user's alone, or ''; `private`: others may not read it either"
+    if stat.S_ISLNK(st.st_mode): return 'is a symbolic link'
+    if (uid := _uid()) is None: return ''
+    if st.st_uid != uid: return f'belongs to user {st.st_uid}, not to you ({uid})'
+    if st.st_mode & (0o077 if private else 0o022):
+        return f"can be {'read' if private else 'written'} by others (mode {stat.S_IMODE(st.st_mode):o})"
+    return ''
+
+# %% ../nbs/00a_files.ipynb #25cb2eb9
+_KEY_FIX = "or set TPU_VISION_TRUST_KEY to a file in a folder only you can write"
+
+def _bad_key(fn, why) -> UnsafeTrust:
+    return UnsafeTrust(f"{printable(fn)}, your tpu_vision trust key, {why}: delete it (the next export makes a new one; "
+                       f"files you exported before then need `tpu-vision trust FILE`), {_KEY_FIX}")
+
+def _read_key(fn:Path) -> bytes:
+    "The key in `fn`, if this user's alone: read without following a link"
+    if not os.path.lexists(fn): raise FileNotFoundError(f"{printable(fn)}: no tpu_vision trust key yet (an export makes it)")
+    if why := _not_private(os.lstat(fn.parent)):
+        raise UnsafeTrust(f"{printable(fn.parent)}, the folder of your tpu_vision trust key, {why}: `chmod 700` it, {_KEY_FIX}")
+    if why := _not_private(os.lstat(fn), private=True): raise _bad_key(fn, why)
+    with open(os.open(fn, os.O_RDONLY | _NOFOLLOW), 'rb') as f:   # the file just checked, not a link swapped in since
+        if why := _not_private(os.fstat(f.fileno()), private=True): raise _bad_key(fn, why)
+        k = f.read(65)
+    if len(k) != 64: raise _bad_key(fn, 'is not 64 hex digits')
+    return k
+
+# %% ../nbs/00a_files.ipynb #341f377f
+def _new_key(fn:Path):
+    "Make `fn` a new random key, readable by its owner only; if another process made one first, keep that"
+    try: fn.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise UnsafeTrust(f"cannot make your tpu_vision trust key {printable(fn)}: {e.strerror}; {_KEY_FIX}") from None
+    fd,tmp = tempfile.mkstemp(prefix='.trust.key.', dir=fn.parent)   # mode 600
+    try:
+        with open(fd, 'wb') as f: f.write(secrets.token_hex(32).encode()); f.flush(); os.fsync(f.fileno())
+        with contextlib.suppress(FileExistsError): os.link(tmp, fn)   # never replaces a key: the first one made wins
+    finally: os.unlink(tmp)
+
+# %% ../nbs/00a_files.ipynb #37d99a17
+def trust_key(create:bool=False, # make the key if there is none yet (an export does)
+             ) -> bytes:
+    "This user's secret that signs trust records (`trust_key_file`)"
+    if create and not os.path.lexists(fn := trust_key_file()): _new_key(fn)
+    return _read_key(trust_key_file())
+
+# %% ../nbs/00a_files.ipynb #6c473c1f
 def trusted_dir() -> Path:
-    "`tpu_vision_home()/'trusted'`: a file per sha256 exported here"
+    "`tpu_vision_home()/'trusted'`: a signed record per sha256 exported here"
     return tpu_vision_home()/'trusted'
 
-# %% ../nbs/00a_files.ipynb #a5df232a
+# %% ../nbs/00a_files.ipynb #db3f3d94
 def _hex64(h) -> bool:
     "Is `h` 64 lowercase hex digits?"
     return isinstance(h, str) and len(h) == 64 and all(c in '0123456789abcdef' for c in h)
 
-# %% ../nbs/00a_files.ipynb #4887f888
+# %% ../nbs/00a_files.ipynb #f37bb468
+_SIG = 'tpu_vision-hmac-sha256'   # a record's first word: the scheme (records of tpu_vision 0.0.1 had none)
+
+def _signature(key:bytes, h:str) -> str: return hmac.new(key, f'tpu_vision trust v1 {h}'.encode(), 'sha256').hexdigest()
+
+# %% ../nbs/00a_files.ipynb #ea75e2df
 def trust_sha256(h:str, # a sha256, 64 lowercase hex digits
                  note:str='', # what it is (a path), for people reading the folder
                 ) -> Path:
-    "Record in `trusted_dir()` that this machine wrote bytes of sha256 `h`"
+    "Record in `trusted_dir()`, signed with your `trust_key`, that you vouch for bytes of sha256 `h`"
     if not _hex64(h): raise ValueError(f"{h!r} is not a sha256 (64 lowercase hex digits)")
-    return atomic_write(trusted_dir()/h, lambda p: Path(p).write_text(f'{note}\n'))
+    sig = _signature(trust_key(create=True), h)
+    if os.path.islink(d := trusted_dir()): raise UnsafeTrust(f"{printable(d)} is a symbolic link: remove it")
+    return atomic_write_bytes(d/h, f'{_SIG} {sig}\n{note}\n'.encode())
 
-# %% ../nbs/00a_files.ipynb #e988b571
+# %% ../nbs/00a_files.ipynb #84669b88
+def _record(f:Path) -> str:
+    "The first line of record `f` if it is a plain file of yours; else an `OSError` or `UnsafeTrust`"
+    with open(os.open(f, os.O_RDONLY | _NOFOLLOW), 'rb') as r:
+        st = os.fstat(r.fileno())
+        if not stat.S_ISREG(st.st_mode) or (uid := _uid()) is not None and st.st_uid != uid:
+            raise UnsafeTrust(f'its record {printable(f)} is not a plain file of yours')
+        return r.readline(200).decode('ascii', 'replace').strip()
+
+# %% ../nbs/00a_files.ipynb #6469f731
+def trust_status(h:str) -> str:
+    "'' if you recorded sha256 `h` (`trust_sha256`), else why not"
+    d = trusted_dir()
+    if not _hex64(h): return f'{h!r} is not a sha256'
+    if os.path.islink(d): return f'{printable(d)} is a symbolic link, and a linked store does not count'
+    try: line = _record(d/h)
+    except FileNotFoundError: return f'no record of it in {printable(d)}'
+    except UnsafeTrust as e: return str(e)
+    except OSError as e: return f"its record {printable(d/h)} " + ('is a symbolic link' if e.errno == errno.ELOOP else
+                                                                    f'cannot be read ({e.strerror})')
+    try: key = trust_key()
+    except (OSError, UnsafeTrust) as e: return f'you have no usable trust key to check its record with ({e})'
+    sig = line.split()[1] if line.startswith(_SIG + ' ') and len(line.split()) == 2 else ''
+    if hmac.compare_digest(sig, _signature(key, h)): return ''
+    return (f'its record in {printable(d)} is not signed with your key: another user or machine wrote it, or '
+            'tpu_vision 0.0.1, whose records were not signed')
+
+# %% ../nbs/00a_files.ipynb #2a46670c
 def sha256_trusted(h:str) -> bool:
-    "Did this machine record sha256 `h` (`trust_sha256`)?"
-    return _hex64(h) and (trusted_dir()/h).is_file()
+    "Did you record sha256 `h` on this machine (`trust_sha256`)?"
+    return not trust_status(h)
 
-# %% ../nbs/00a_files.ipynb #e370889c
+# %% ../nbs/00a_files.ipynb #6d757556
 def trust_file(fname) -> str:
-    "Trust file `fname`, written here; its sha256"
+    "Trust file `fname` as it is now (you vouch for it); its sha256"
     trust_sha256(h := file_sha256(fname), str(Path(fname).absolute()))
     return h
 
-# %% ../nbs/00a_files.ipynb #d371273c
-def record_sha256(fname) -> Path:
-    "Trust pickle `fname` and note its sha256 beside it"
-    fname = Path(fname)
-    h = trust_file(fname)
-    return atomic_write(sha256_record(fname), lambda p: Path(p).write_text(f'{h}  {fname.name}\n'))
+# %% ../nbs/00a_files.ipynb #f093e1fb
+def record_sha256(fname, # a pickle just written
+                  h:str, # the sha256 of the bytes written to it
+                 ) -> Path:
+    "Note sha256 `h` of pickle `fname` beside it (`sha256sum -c` checks it; it grants no trust)"
+    return atomic_write_bytes(sha256_record(fname := Path(fname)), f'{h}  {fname.name}\n'.encode())
+
+# %% ../nbs/00a_files.ipynb #e1271a96
+def write_trusted(fname, # the file: new, or an earlier export (`writable_out`)
+                  data:bytes, # its bytes (a pickle, TorchScript)
+                  sha_file:bool=False, # also note the sha256 beside it (`record_sha256`)
+                 ) -> tuple[Path, str]:
+    "Write `data` to `fname` and trust the sha256 of `data` (never of the path read back); the path and the sha256"
+    fn,h = atomic_write_bytes(writable_out(fname), data),hashlib.sha256(data).hexdigest()
+    trust_sha256(h, str(fn.absolute()))
+    if sha_file: record_sha256(fn, h)
+    return fn,h

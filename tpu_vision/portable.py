@@ -18,8 +18,8 @@ from fasttransform import Pipeline
 from fastai.learner import Learner, Recorder, AvgLoss, AvgSmoothLoss, load_learner
 from fastai.torch_core import rank_distrib
 from .device import SPMDBackend
-from .files import (write_out, write_once, trust_sha256, sha256_trusted, record_sha256, sha256_record,
-                              file_sha256, trusted_dir)
+from .files import (write_once, trust_sha256, sha256_trusted, sha256_record, file_sha256, trusted_dir,
+                              trust_status, write_trusted)
 from .step import EpochMetric, tpu_backend, plain_callback
 
 # %% auto #0
@@ -154,13 +154,12 @@ def export_learner(learn, # any fastai `Learner`, on any device
     "fastai's `export`, from any device"
     if not ((pod := _on_pod(learn)) or writes_files(learn)): return
     res,pm = _portable(learn),_CPUPickle(pickle_module)
-    def write(p): torch.save(res, p, pickle_module=pm, pickle_protocol=pickle_protocol)
+    def write(f): torch.save(res, f, pickle_module=pm, pickle_protocol=pickle_protocol)
     with _EXPORTING, _by_value(pickle_module), warnings.catch_warnings():
         warnings.simplefilter('ignore')
         if pod: b = tpu_backend(learn); return _export_pod(write, learn.path/fname, b.process_index, b.barrier)
-        fn = write_out(learn.path/fname, write)
-    record_sha256(fn)
-    return fn
+        write(buf := io.BytesIO())
+    return write_trusted(learn.path/fname, buf.getvalue(), sha_file=True)[0]   # the hash of these bytes, not of the path
 
 # %% ../nbs/06d_portable.ipynb #66dc7354
 def _recorded(fname, data:bytes) -> bool:
@@ -175,12 +174,14 @@ _PICKLE_FREE = ("a pickle-free .safetensors + .json manifest or .onnx, which its
                 "MODEL --format safe` (or `onnx`)")
 
 # %% ../nbs/06d_portable.ipynb #1db80ee4
-def _untrusted(fname, what):
-    "The refusal of `fname`, not exported here"
-    return UntrustedPickle(f"{fname}: not loaded: {what} runs its author's code when loaded, and this machine has no "
-                           f"matching sha256 record of it in {trusted_dir()} (only files it exported are trusted). "
-                           f"Pass --trust (or --trust-pickle; Python: trust=True) only if you trust who made it; to "
-                           f"share a model, use {_PICKLE_FREE}")
+def _untrusted(fname, what, h=None):
+    "The refusal of `fname` (of sha256 `h`), not exported here"
+    why = trust_status(h) if h else 'it changed while it was read'
+    why = '' if why.startswith('no record of it') else f' ({why})'
+    return UntrustedPickle(f"{fname}: not loaded: {what} runs its author's code when loaded, and you have no matching "
+                           f"sha256 record of it in {trusted_dir()}{why}: only files you exported here are trusted. "
+                           f"Pass --trust (or --trust-pickle; Python: trust=True) only if you trust who made it, or "
+                           f"record it once with `tpu-vision trust {fname}`; to share a model, use {_PICKLE_FREE}")
 
 # %% ../nbs/06d_portable.ipynb #b99aec3b
 def trusted_bytes(fname, # a .pkl (or TorchScript .pt) file
@@ -189,7 +190,7 @@ def trusted_bytes(fname, # a .pkl (or TorchScript .pt) file
                  ) -> bytes:
     "The bytes of `fname` if exported here, or if `trust`"
     if not Path(fname).is_file(): raise FileNotFoundError(f"{fname}: no such file; give an exported .pkl")
-    if not (trust or sha256_trusted(file_sha256(fname))): raise _untrusted(fname, what)   # before reading it whole
+    if not (trust or sha256_trusted(h := file_sha256(fname))): raise _untrusted(fname, what, h)   # before reading it whole
     data = Path(fname).read_bytes()
     if trust or _recorded(fname, data): return data
     raise _untrusted(fname, what)   # changed since it was hashed

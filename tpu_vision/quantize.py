@@ -17,7 +17,7 @@ from PIL import Image
 from fastcore.basics import patch, ifnone
 from fastai.learner import Learner
 from fastai.torch_core import get_model
-from .files import write_out, write_json, sidecar, existing_file, trust_file, printable
+from .files import write_trusted, write_json, sidecar, existing_file, printable
 from .archs import cpu_model
 from .manifests import (Predictor, manifest, check_manifest, preprocess_images, parse_manifest,
                                   checked_predictor, example_input)
@@ -174,8 +174,8 @@ def save_int8(qmodel, # a model from `quantize_static` or `quantize_dynamic`
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter('ignore')
         ts = torch.jit.trace(qmodel.eval(), example_input(man))
-    write_out(fname, lambda p: torch.jit.save(ts, str(p), _extra_files={'tpu_vision.json': json.dumps(man)}))
-    trust_file(fname)   # TorchScript is code: `load_int8` loads what this machine wrote
+    torch.jit.save(ts, buf := io.BytesIO(), _extra_files={'tpu_vision.json': json.dumps(man)})
+    write_trusted(fname, buf.getvalue())   # TorchScript is code: `load_int8` loads what you wrote, hashed as written
     write_json(sidecar(fname), man)
     return fname
 
