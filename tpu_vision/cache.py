@@ -19,7 +19,7 @@ from fastai.vision.all import *
 from . import __version__
 from .data import FolderScan, TPUDL, PAD_TARGET, PadIdx, load_rgb, tpu_vision_home, atomic_dir, disk_error
 from .data import image_dls, with_loaders, norm_stats, as_device
-from .device import printable
+from .device import printable, mro_super
 from .files import lock_file
 from .augment import RandomResizedCropGPU, sampler_for, plain_tensor
 
@@ -340,7 +340,7 @@ class CachedDL(TPUDL):
 @patch
 def create_batches(self:CachedDL, samps):
     "The batches of `samps`, each one gather of images and targets"
-    if self.cache is None: yield from super(CachedDL, self).create_batches(samps); return
+    if self.cache is None: yield from mro_super(CachedDL, self).create_batches(samps); return
     idx = list(samps)
     pad = np.fromiter((isinstance(o, PadIdx) for o in idx), bool, len(idx))   # a shard's evening-out repeats
     idx,bs = np.asarray(idx, dtype=np.int64),self.bs

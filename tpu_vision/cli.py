@@ -571,14 +571,14 @@ def _device_parsers(sub):
     d.set_defaults(func=_describe)
     _sub(sub, 'diagnose', 'explain why no TPU is available').set_defaults(func=_diagnose)
 
-# %% ../nbs/10_cli.ipynb #eb82abe7
+# %% ../nbs/10_cli.ipynb #19157ef6
 def _trust(a):
     from tpu_vision.files import trust_file, existing_file
     for f in a.files:
         h = trust_file(existing_file(f, 'give the .pkl or .int8.pt file to trust'))
         print(f'{esc(f)}: trusted (sha256 {h})')
 
-# %% ../nbs/10_cli.ipynb #a4bc822d
+# %% ../nbs/10_cli.ipynb #8bf16fc9
 def _trust_parser(sub):
     t = _sub(sub, 'trust', "record files you trust (a .pkl or .int8.pt: loading one runs its maker's code), signed with "
              "your key, so that predict, val, export and benchmark load them without --trust")

@@ -19,11 +19,11 @@ _all_ = ['printable', 'atomic_write', 'write_once']   # 00a_files'; this module 
 
 # %% auto #0
 __all__ = ['PCI_ROOT', 'GOOGLE_PCI_VENDOR', 'TPU_PCI_DEVICES', 'BACKENDS', 'TORCHTPU_TORCH', 'tpu_chips', 'is_installed',
-           'find_backend', 'tpu_runtime', 'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'threaded_prefetch',
-           'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'pjrt_problem', 'grads_of', 'XLABackend',
-           'TorchTPUBackend', 'get_backend', 'backend_class', 'unusable', 'native', 'SPMDBackend', 'spmd_backend',
-           'counters', 'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache', 'compile_cache_info', 'report',
-           'describe', 'printable', 'atomic_write', 'write_once']
+           'find_backend', 'tpu_runtime', 'diagnose', 'apply_tensors', 'to_cpu', 'to_dev', 'has_base', 'mro_super',
+           'threaded_prefetch', 'Backend', 'CPUBackend', 'CUDABackend', 'MPSBackend', 'NoTPUError', 'pjrt_problem',
+           'grads_of', 'XLABackend', 'TorchTPUBackend', 'get_backend', 'backend_class', 'unusable', 'native',
+           'SPMDBackend', 'spmd_backend', 'counters', 'graph_log', 'host_copies', 'compile_cache_key', 'trim_cache',
+           'compile_cache_info', 'report', 'describe', 'printable', 'atomic_write', 'write_once']
 
 # %% ../nbs/00_device.ipynb #e0e15061
 PCI_ROOT = '/sys/bus/pci/devices'
@@ -162,6 +162,17 @@ def to_dev(o, # tensors, nested as `apply_tensors` takes them
           ):
     "`o` with every tensor in it moved to `device`"
     return apply_tensors(lambda t: t.to(device, non_blocking=non_blocking), o)
+
+# %% ../nbs/00_device.ipynb #8d29d098
+def _same(c, cls) -> bool: return c.__name__ == cls.__name__ and c.__module__ == cls.__module__
+
+def has_base(t:type, cls:type) -> bool:
+    "`issubclass(t, cls)`, also for a `cls` made again by a reload of its module"
+    return any(_same(c, cls) for c in t.__mro__)
+
+def mro_super(cls:type, obj):
+    "`super(cls, obj)`, with `cls` found in `type(obj)`'s MRO by module and name (a reload makes a new `cls`)"
+    return super(next((c for c in type(obj).__mro__ if _same(c, cls)), cls), obj)
 
 # %% ../nbs/00_device.ipynb #cac0c1ca
 def threaded_prefetch(batches, # an iterable of batches

@@ -71,7 +71,7 @@ def atomic_write(path, # the file to write, or to replace whole
         tmp.unlink(missing_ok=True); raise
     return path
 
-# %% ../nbs/00a_files.ipynb #f5d3d7c9
+# %% ../nbs/00a_files.ipynb #6f3961a4
 def atomic_write_bytes(path, # the file to write, or to replace whole
                        data:bytes, # its complete contents
                       ) -> Path:
@@ -170,16 +170,16 @@ def file_sha256(fname, # any file
         while b := f.read(chunk): h.update(b)
     return h.hexdigest()
 
-# %% ../nbs/00a_files.ipynb #ab0619f1
+# %% ../nbs/00a_files.ipynb #43fe0a7a
 def trust_key_file() -> Path:
     "This user's trust key: `$TPU_VISION_TRUST_KEY`, else `trust.key` in `$XDG_CONFIG_HOME/tpu_vision` (`~/.config`)"
     if os.environ.get('TPU_VISION_TRUST_KEY'): return Path(os.environ['TPU_VISION_TRUST_KEY']).expanduser()
     return Path(os.environ.get('XDG_CONFIG_HOME') or '~/.config').expanduser()/'tpu_vision'/'trust.key'
 
-# %% ../nbs/00a_files.ipynb #d23e0554
+# %% ../nbs/00a_files.ipynb #55ebbd95
 class UnsafeTrust(PermissionError): "A trust key that someone else could have made, read or changed"
 
-# %% ../nbs/00a_files.ipynb #44828559
+# %% ../nbs/00a_files.ipynb #586c333e
 def _uid():
     "This process's user now (a forked child may have changed it); None on Windows, where ACLs say who may write"
     return os.geteuid() if hasattr(os, 'geteuid') else None
@@ -193,7 +193,7 @@ def _not_private(st, private:bool=False) -> str:
         return f"can be {'read' if private else 'written'} by others (mode {stat.S_IMODE(st.st_mode):o})"
     return ''
 
-# %% ../nbs/00a_files.ipynb #25cb2eb9
+# %% ../nbs/00a_files.ipynb #73758290
 _KEY_FIX = "or set TPU_VISION_TRUST_KEY to a file in a folder only you can write"
 
 def _bad_key(fn, why) -> UnsafeTrust:
@@ -212,7 +212,7 @@ def _read_key(fn:Path) -> bytes:
     if len(k) != 64: raise _bad_key(fn, 'is not 64 hex digits')
     return k
 
-# %% ../nbs/00a_files.ipynb #341f377f
+# %% ../nbs/00a_files.ipynb #0183acfb
 def _new_key(fn:Path):
     "Make `fn` a new random key, readable by its owner only; if another process made one first, keep that"
     try: fn.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -224,29 +224,29 @@ def _new_key(fn:Path):
         with contextlib.suppress(FileExistsError): os.link(tmp, fn)   # never replaces a key: the first one made wins
     finally: os.unlink(tmp)
 
-# %% ../nbs/00a_files.ipynb #37d99a17
+# %% ../nbs/00a_files.ipynb #f5701379
 def trust_key(create:bool=False, # make the key if there is none yet (an export does)
              ) -> bytes:
     "This user's secret that signs trust records (`trust_key_file`)"
     if create and not os.path.lexists(fn := trust_key_file()): _new_key(fn)
     return _read_key(trust_key_file())
 
-# %% ../nbs/00a_files.ipynb #6c473c1f
+# %% ../nbs/00a_files.ipynb #331372fd
 def trusted_dir() -> Path:
     "`tpu_vision_home()/'trusted'`: a signed record per sha256 exported here"
     return tpu_vision_home()/'trusted'
 
-# %% ../nbs/00a_files.ipynb #db3f3d94
+# %% ../nbs/00a_files.ipynb #420cf39f
 def _hex64(h) -> bool:
     "Is `h` 64 lowercase hex digits?"
     return isinstance(h, str) and len(h) == 64 and all(c in '0123456789abcdef' for c in h)
 
-# %% ../nbs/00a_files.ipynb #f37bb468
+# %% ../nbs/00a_files.ipynb #798c8d71
 _SIG = 'tpu_vision-hmac-sha256'   # a record's first word: the scheme (records of tpu_vision 0.0.1 had none)
 
 def _signature(key:bytes, h:str) -> str: return hmac.new(key, f'tpu_vision trust v1 {h}'.encode(), 'sha256').hexdigest()
 
-# %% ../nbs/00a_files.ipynb #ea75e2df
+# %% ../nbs/00a_files.ipynb #5eda857a
 def trust_sha256(h:str, # a sha256, 64 lowercase hex digits
                  note:str='', # what it is (a path), for people reading the folder
                 ) -> Path:
@@ -256,7 +256,7 @@ def trust_sha256(h:str, # a sha256, 64 lowercase hex digits
     if os.path.islink(d := trusted_dir()): raise UnsafeTrust(f"{printable(d)} is a symbolic link: remove it")
     return atomic_write_bytes(d/h, f'{_SIG} {sig}\n{note}\n'.encode())
 
-# %% ../nbs/00a_files.ipynb #84669b88
+# %% ../nbs/00a_files.ipynb #f30aa4ba
 def _record(f:Path) -> str:
     "The first line of record `f` if it is a plain file of yours; else an `OSError` or `UnsafeTrust`"
     with open(os.open(f, os.O_RDONLY | _NOFOLLOW), 'rb') as r:
@@ -265,7 +265,7 @@ def _record(f:Path) -> str:
             raise UnsafeTrust(f'its record {printable(f)} is not a plain file of yours')
         return r.readline(200).decode('ascii', 'replace').strip()
 
-# %% ../nbs/00a_files.ipynb #6469f731
+# %% ../nbs/00a_files.ipynb #c06f7a59
 def trust_status(h:str) -> str:
     "'' if you recorded sha256 `h` (`trust_sha256`), else why not"
     d = trusted_dir()
@@ -283,25 +283,25 @@ def trust_status(h:str) -> str:
     return (f'its record in {printable(d)} is not signed with your key: another user or machine wrote it, or '
             'tpu_vision 0.0.1, whose records were not signed')
 
-# %% ../nbs/00a_files.ipynb #2a46670c
+# %% ../nbs/00a_files.ipynb #059d9cdf
 def sha256_trusted(h:str) -> bool:
     "Did you record sha256 `h` on this machine (`trust_sha256`)?"
     return not trust_status(h)
 
-# %% ../nbs/00a_files.ipynb #6d757556
+# %% ../nbs/00a_files.ipynb #2c1a4e17
 def trust_file(fname) -> str:
     "Trust file `fname` as it is now (you vouch for it); its sha256"
     trust_sha256(h := file_sha256(fname), str(Path(fname).absolute()))
     return h
 
-# %% ../nbs/00a_files.ipynb #f093e1fb
+# %% ../nbs/00a_files.ipynb #5c4f8eea
 def record_sha256(fname, # a pickle just written
                   h:str, # the sha256 of the bytes written to it
                  ) -> Path:
     "Note sha256 `h` of pickle `fname` beside it (`sha256sum -c` checks it; it grants no trust)"
     return atomic_write_bytes(sha256_record(fname := Path(fname)), f'{h}  {fname.name}\n'.encode())
 
-# %% ../nbs/00a_files.ipynb #e1271a96
+# %% ../nbs/00a_files.ipynb #8102f3dc
 def write_trusted(fname, # the file: new, or an earlier export (`writable_out`)
                   data:bytes, # its bytes (a pickle, TorchScript)
                   sha_file:bool=False, # also note the sha256 beside it (`record_sha256`)

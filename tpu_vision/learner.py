@@ -75,7 +75,7 @@ _TPU_CLASSES = {}
 # %% ../nbs/03_learner.ipynb #2512ccc9
 def tpu_learner_class(cls):
     "`cls` (a `Learner` class) with `TPULearnerMixin` in front, made once"
-    if issubclass(cls, TPULearnerMixin): return cls
+    if has_base(cls, TPULearnerMixin): return cls
     if cls not in _TPU_CLASSES:
         _TPU_CLASSES[cls] = type(f'TPU{cls.__name__}', (TPULearnerMixin, cls), dict(_plain=cls, __module__=__name__))
     return _TPU_CLASSES[cls]
@@ -98,7 +98,7 @@ def tpu_callback(cb, # a callback
 @patch
 def add_cb(self:TPULearnerMixin, cb):
     "fastai's `add_cb`, with `cb` in its device version (`tpu_callback`)"
-    return super(TPULearnerMixin, self).add_cb(tpu_callback(cb() if isinstance(cb, type) else cb))
+    return mro_super(TPULearnerMixin, self).add_cb(tpu_callback(cb() if isinstance(cb, type) else cb))
 
 # %% ../nbs/03_learner.ipynb #7e884b3f
 @patch
@@ -122,7 +122,7 @@ _LATE = ("the XLA backward failed: a backward pass ran in this process before th
 @patch
 def _backward(self:TPULearnerMixin):
     "fastai's `_backward`, PyTorch's failure after a backward that ran before XLA loaded said plainly"
-    try: super(TPULearnerMixin, self)._backward()
+    try: mro_super(TPULearnerMixin, self)._backward()
     except RuntimeError as e:
         if 'device_ready_queues_' in str(e): raise RuntimeError(_LATE) from None
         raise
@@ -132,9 +132,9 @@ def _backward(self:TPULearnerMixin):
 def create_opt(self:TPULearnerMixin):
     "fastai's `create_opt`, fastai's `Adam` as torch's AdamW where `to_tpu(opt=...)` chose it (04_optim)"
     f = torch_opt_func(self)
-    if f is None: return super(TPULearnerMixin, self).create_opt()
+    if f is None: return mro_super(TPULearnerMixin, self).create_opt()
     plain,self.opt_func = self.opt_func,f
-    try: super(TPULearnerMixin, self).create_opt()
+    try: mro_super(TPULearnerMixin, self).create_opt()
     finally: self.opt_func = plain
 
 # %% ../nbs/03_learner.ipynb #fa730744
@@ -200,7 +200,7 @@ def to_detach(self:TPULearnerMixin,
              ):
     "fastai's `to_detach`; on a `to_tpu` Learner, tensors stay on the device"
     if tpu_backend(self) is not None and not self.backend.on_host: return to_detach(b, cpu=False, gather=False)
-    return super(TPULearnerMixin, self).to_detach(b, cpu=cpu, gather=gather)
+    return mro_super(TPULearnerMixin, self).to_detach(b, cpu=cpu, gather=gather)
 
 # %% ../nbs/03_learner.ipynb #5512cca7
 @patch
@@ -211,7 +211,7 @@ def save(self:TPULearnerMixin,
          **kwargs): # more arguments of fastai's `Learner.save`
     "Save model (and optimizer) to `self.path/self.model_dir/file.pth`"
     if tpu_backend(self) is None:
-        return super(TPULearnerMixin, self).save(file, with_opt=with_opt, pickle_protocol=pickle_protocol, **kwargs)
+        return mro_super(TPULearnerMixin, self).save(file, with_opt=with_opt, pickle_protocol=pickle_protocol, **kwargs)
     file = join_path_file(file, self.path/self.model_dir, ext='.pth')
     state = get_model(self.model).state_dict()
     if with_opt and getattr(self, 'opt', None) is not None: state = {'model': state, 'opt': self.opt.state_dict()}
@@ -228,7 +228,7 @@ def load(self:TPULearnerMixin,
          **kwargs): # more arguments of fastai's `load_model`
     "Load model (and optimizer) saved by `save`, onto the Learner's device"
     if tpu_backend(self) is None:
-        return super(TPULearnerMixin, self).load(file, device=device, with_opt=with_opt, strict=strict, **kwargs)
+        return mro_super(TPULearnerMixin, self).load(file, device=device, with_opt=with_opt, strict=strict, **kwargs)
     if self.opt is None: self.create_opt()
     file = join_path_file(file, self.path/self.model_dir, ext='.pth')
     load_model(file, self.model, self.opt, with_opt=with_opt, device='cpu', strict=strict, **kwargs)

@@ -13,7 +13,7 @@ import torch
 from fastcore.all import *
 from fastai.vision.all import *
 from fastai.data.load import _loaders
-from .device import get_backend, apply_tensors
+from .device import get_backend, apply_tensors, mro_super, has_base
 
 # %% auto #0
 __all__ = ['PAD_TARGET', 'n_inputs', 'PadIdx', 'TPUMixin', 'TPUDL', 'tpu_class', 'tpu_dl', 'with_loaders', 'static_shapes', 'default_workers', 'channel_stats', 'norm_stats', 'as_device', 'shard']
@@ -59,7 +59,7 @@ class TPUDL(TPUMixin, TfmdDL): "fastai's `TfmdDL` with `TPUMixin`"
 def new(self:TPUMixin, dataset=None, cls=None, **kwargs):
     "fastai's `new`, keeping `pad`, `prefetch`, `rank`, `world_size` and `seed`"
     if issubclass(cls or type(self), TPUMixin): kwargs = {**{k:getattr(self, k) for k in self._tpu_attrs}, **kwargs}
-    return super(TPUMixin, self).new(dataset, cls, **kwargs)
+    return mro_super(TPUMixin, self).new(dataset, cls, **kwargs)
 
 # %% ../nbs/01_data.ipynb #20ad620f
 @patch
@@ -67,15 +67,15 @@ def create_batch(self:TPUMixin, b):
     "Collate the items `b`, padded to `bs` with `pad`"
     n = len(b)
     if not (self.pad and self.bs and 0 < n < self.bs) or getattr(self, '_no_pad', False):
-        return super(TPUMixin, self).create_batch(b)
-    full = super(TPUMixin, self).create_batch(list(b) + [b[-1]]*(self.bs-n))
+        return mro_super(TPUMixin, self).create_batch(b)
+    full = mro_super(TPUMixin, self).create_batch(list(b) + [b[-1]]*(self.bs-n))
     return _pad_targets(full, slice(n, None), n_inputs(self))
 
 # %% ../nbs/01_data.ipynb #1dc7bfda
 @patch
 def _one_pass(self:TPUMixin):
     self._no_pad = True
-    try: super(TPUMixin, self)._one_pass()
+    try: mro_super(TPUMixin, self)._one_pass()
     finally: self._no_pad = False
 
 # %% ../nbs/01_data.ipynb #6224b2ea
@@ -84,7 +84,7 @@ _TPU_DLS = {}   # a loader class -> its TPU subclass: keyed by the class, never 
 # %% ../nbs/01_data.ipynb #02c92e39
 def tpu_class(cls):
     "`cls` (a `TfmdDL` class) with `TPUMixin` mixed in, made once per class"
-    if issubclass(cls, TPUMixin): return cls
+    if has_base(cls, TPUMixin): return cls
     if cls is TfmdDL: return TPUDL
     if cls not in _TPU_DLS:
         reduce = lambda self, protocol: (_new_tpu_dl, (cls,), self.__getstate__())   # pickled by its base class
@@ -178,7 +178,7 @@ def __iter__(self:TPUMixin):
 def one_batch(self:TPUMixin):
     "One batch, copied without the prefetch threads"
     old,self.prefetch = self.prefetch,False
-    try: return super(TPUMixin, self).one_batch()
+    try: return mro_super(TPUMixin, self).one_batch()
     finally: self.prefetch = old
 
 # %% ../nbs/01_data.ipynb #3ba36a59
@@ -222,14 +222,14 @@ def as_device(device):
 @patch
 def do_item(self:TPUMixin, s):
     "Item `s`; its targets `PAD_TARGET` if `s` is a `PadIdx`"
-    res = super(TPUMixin, self).do_item(s)
+    res = mro_super(TPUMixin, self).do_item(s)
     return _pad_targets(res, None, n_inputs(self)) if isinstance(s, PadIdx) and res is not None else res
 
 # %% ../nbs/01_data.ipynb #302aee65
 @patch
 def get_idxs(self:TPUMixin):
     "This shard's indices for the next epoch"
-    if self.world_size == 1: return super(TPUMixin, self).get_idxs()
+    if self.world_size == 1: return mro_super(TPUMixin, self).get_idxs()
     idxs = list(range(self.n_total))
     if self.shuffle: random.Random(self.seed*100003 + self.epoch).shuffle(idxs)
     self.epoch += 1

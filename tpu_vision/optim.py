@@ -138,9 +138,9 @@ def fit(self:GradAccumMixin, n_epoch, # epochs to train
         accumulation_steps:int|None=None, # batches per optimizer step for this fit (`accumulate_grad_batches`)
         **kwargs):
     "fastai's `fit`; `accumulation_steps=n` adds up `n` batches' gradients per step during this fit"
-    if accumulation_steps is None: return super(GradAccumMixin, self).fit(n_epoch, lr, **kwargs)
+    if accumulation_steps is None: return mro_super(GradAccumMixin, self).fit(n_epoch, lr, **kwargs)
     old,self.accumulate_grad_batches = self.accumulate_grad_batches,accumulation_steps
-    try: return super(GradAccumMixin, self).fit(n_epoch, lr, **kwargs)
+    try: return mro_super(GradAccumMixin, self).fit(n_epoch, lr, **kwargs)
     finally: self.accumulate_grad_batches = old
 
 # %% ../nbs/04_optim.ipynb #4acef4d7
