@@ -150,7 +150,7 @@ def left_out(scan, # the `FolderScan` of the folder
                 unreadable={str(k):v for k,v in scan.bad.items()}, not_images=list(map(str, scan.ignored)))
 
 # %% ../nbs/09_evaluate.ipynb #624cf52d
-class NonFiniteOutput(ValueError): "The model's outputs are NaN or infinite: it is broken, nothing to score"
+class NonFiniteOutput(ValueError): "A model's outputs are NaN or infinite"
 
 # %% ../nbs/09_evaluate.ipynb #1a07d6e0
 def evaluate(model, # a `Learner` (`load_pkl`), a `Predictor` (`load_safe`, `load_onnx`...), or `f(image)`

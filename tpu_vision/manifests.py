@@ -340,7 +340,7 @@ def _check_shape(man, src):
 
 # %% ../nbs/06e_manifests.ipynb #fb277548
 def _check_f32(pp, src):
-    "Raise unless the darkest and brightest pixels stay finite, preprocessed as `pp` says in float32 (the model's input)"
+    "Raise unless `pp` keeps every pixel finite in float32"
     m,s = (torch.tensor(pp[k], dtype=torch.float32) for k in ('mean', 'std'))
     if not (s > 0).all(): raise field_error(src, 'preprocess.std', f"is {pp['std']}: {s.tolist()} in float32, the "
                                             "model's input type: a zero divides by zero")
