@@ -102,20 +102,25 @@ def fit_epoch(learn:Learner, # a fastai `Learner`
     return run
 
 # %% ../nbs/09b_bench.ipynb #d5501155
-def stock_fastai(s:Setup) -> callable:
+def stock_fastai(s:Setup, # the benchmark's setup
+                 tuned:bool=False, # as a fast fastai user: `to_bf16()`, workers kept, pinned memory on CUDA
+                ) -> callable:
     "A plain fastai `Learner`, model and loaders moved by hand"
-    dls = ImageDataLoaders.from_folder(s.folder, item_tfms=Resize(s.size), bs=s.bs, num_workers=default_workers(),
-                                       batch_tfms=Normalize.from_stats(*imagenet_stats)).to(s.b.device)
+    w = default_workers()
+    kw = dict(persistent_workers=w > 0, pin_memory=s.b.name == 'cuda') if tuned else {}
+    dls = ImageDataLoaders.from_folder(s.folder, item_tfms=Resize(s.size), bs=s.bs, num_workers=w,
+                                       batch_tfms=Normalize.from_stats(*imagenet_stats), **kw).to(s.b.device)
     learn = Learner(dls, bench_model(s.arch, dls.c).to(s.b.device), loss_func=CrossEntropyLossFlat(), metrics=accuracy)
-    if s.precision == 'bf16': learn.to_bf16()
+    if s.precision == 'bf16' or tuned and s.b.name == 'cuda': learn.to_bf16()   # fastai autocasts on 'cuda' only
     return fit_epoch(learn, s.lr)
 
 # %% ../nbs/09b_bench.ipynb #79c358f1
 def tpu_fit(s:Setup, # the benchmark's setup
             compile=False, # `to_tpu`'s `compile`: False (eager), True or a `torch.compile` backend
+            cache:bool=False, # `image_dls(cache=True)`: the decoded-image cache (01a_cache)
            ) -> callable:
     "`learn.to_tpu(compile=compile)` on `image_dls`"
-    dls = s.dls()
+    dls = s.dls(cache=cache)
     learn = Learner(dls, bench_model(s.arch, dls.c), loss_func=CrossEntropyLossFlat(), metrics=accuracy)
     return fit_epoch(learn.to_tpu(s.b, precision=s.precision, compile=compile, compile_cache=False), s.lr)
 
@@ -191,17 +196,17 @@ def compile_plan(b, # the `Backend`
     "(`to_tpu`'s `compile` for the compiled row, None) or (None, why it is skipped)"
     if b.lazy: return None,f"{b.name} compiles its traced graphs itself: the eager row is compiled"
     if compile == 'auto' and not b.compiles_by_default:
-        return None,f"off by default on {b.name}, as in to_tpu: inductor compiles C++ first (--compile measures it)"
+        return None,f"off by default on {b.name}, as in to_tpu: it pays back only in long runs (--compile measures it)"
     if compile is False or compile is None: return None,'compile=False'
     return compile_backend_for(b, True if compile == 'auto' else compile),None
 
 # %% ../nbs/09b_bench.ipynb #1c33d00c
 def variants(compiler=None) -> dict: # `to_tpu`'s `compile` for the compiled row (None: that row is skipped)
     "{row name: function of a `Setup` returning `run`}"
-    return {'stock fastai': stock_fastai, 'to_tpu eager': tpu_fit,
-            'to_tpu compiled': lambda s: tpu_fit(s, compile=compiler), 'hand loop': hand_loop,
-            'model alone': model_alone, 'input pipeline': pipeline,
-            'input pipeline (cache)': lambda s: pipeline(s, cache=True)}
+    return {'stock fastai': stock_fastai, 'stock fastai (bf16, tuned)': lambda s: stock_fastai(s, tuned=True),
+            'to_tpu eager': tpu_fit, 'to_tpu compiled': lambda s: tpu_fit(s, compile=compiler),
+            'to_tpu + cache': lambda s: tpu_fit(s, cache=True), 'hand loop': hand_loop, 'model alone': model_alone,
+            'input pipeline': pipeline, 'input pipeline (cache)': lambda s: pipeline(s, cache=True)}
 
 # %% ../nbs/09b_bench.ipynb #322611a5
 def time_epoch(run, # a variant's `run`

@@ -268,7 +268,7 @@ class CPUBackend(Backend):
 class CUDABackend(Backend):
     "An NVIDIA GPU; fp16 autocast (with a grad scaler)"
     name,fast_dtype,autocast_type = 'cuda',torch.float16,'cuda'
-    compiles_by_default = True   # a compiled step is what makes an eager GPU fast
+    compiles_by_default = False   # eager: `torch.compile` paid back only after ~120 steps (04_optim)
     channels_last,opt_impl = True,'fused'   # cuDNN's NHWC convolutions; one fused kernel for the optimizer's step
     def __init__(self, device=None): super().__init__(device or f'cuda:{torch.cuda.current_device()}')
     @property

@@ -21,7 +21,7 @@ from .data import scan_folder
 
 # %% auto #0
 __all__ = ['top_k_accuracy', 'TopK', 'eval_scan', 'model_vocab', 'known_items', 'class_probs', 'Evaluation', 'left_out',
-           'evaluate']
+           'NonFiniteOutput', 'evaluate']
 
 # %% ../nbs/09_evaluate.ipynb #721eaeb5
 def top_k_accuracy(inp, # the model's outputs, (items, classes)
@@ -147,7 +147,10 @@ def left_out(scan, # the `FolderScan` of the folder
     "The report of what `evaluate` did not score"
     labels = set(scan.labels)
     return dict(folder=str(scan.path), unknown_classes=unknown, absent_classes=[v for v in vocab if v not in labels],
-                unreadable={str(k):v for k,v in scan.bad.items()})
+                unreadable={str(k):v for k,v in scan.bad.items()}, not_images=list(map(str, scan.ignored)))
+
+# %% ../nbs/09_evaluate.ipynb #624cf52d
+class NonFiniteOutput(ValueError): "A model's outputs are NaN or infinite"
 
 # %% ../nbs/09_evaluate.ipynb #1a07d6e0
 def evaluate(model, # a `Learner` (`load_pkl`), a `Predictor` (`load_safe`, `load_onnx`...), or `f(image)`
@@ -157,7 +160,12 @@ def evaluate(model, # a `Learner` (`load_pkl`), a `Predictor` (`load_safe`, `loa
              vocab=None, # the classes, for a bare `predict` function
             ) -> Evaluation:
     "Score `model` on the images of `folder`"
+    if not (isinstance(bs, int) and bs >= 1): raise ValueError(f"bs={bs!r}: score at least 1 image per batch, e.g. 64")
     scan,vocab = eval_scan(folder, valid),model_vocab(model, vocab)
     items,targs,unknown = known_items(scan, vocab)
     if not items: raise ValueError(printable(f"{scan.path}: none of its classes is one of the model's {vocab[:5]}..."))
-    return Evaluation(class_probs(model, items, bs).float(), targs, vocab, items, **left_out(scan, vocab, unknown))
+    probs = class_probs(model, items, bs).float()
+    if n := int((~probs.isfinite()).any(1).sum()): raise NonFiniteOutput(printable(
+        f"the model gives non-finite probabilities (NaN or infinite) for {n} of {len(items)} images of {scan.path}: "
+        "it is broken (a diverged training?); train it again"))
+    return Evaluation(probs, targs, vocab, items, **left_out(scan, vocab, unknown))

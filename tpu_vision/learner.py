@@ -174,7 +174,7 @@ def to_tpu(self:Learner,
            start_method:str|None=None, # gone with the replica launcher (07_parallel): an error that says so
            compile_cache='auto', # compiled graphs kept for later processes: 'auto' (where they load), True, False
            shard:str|None=None, # 'params': each device holds 1/N of each parameter (FSDPv2; with `devices`)
-           compile='auto', # a `torch.compile`d step: 'auto' (CUDA, TorchTPU), True, False, or a compiler (04_optim)
+           compile='auto', # a `torch.compile`d step: 'auto' (on TorchTPU), True, False, or a compiler (04_optim)
            channels_last='auto', # channels_last memory format: 'auto' (CUDA), True, False (04_optim)
            opt='auto', # fastai's Adam as 'auto' ('fused' on CUDA), 'fastai', or torch's AdamW 'foreach'/'fused'
           ) -> Learner:

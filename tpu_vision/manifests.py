@@ -9,6 +9,7 @@ Docs: https://tpu-vision.github.io/tpu_vision/manifests.html.md"""
 # %% ../nbs/06e_manifests.ipynb #18b71543
 from __future__ import annotations
 import copy, json, math, platform, tempfile, warnings
+from collections import Counter
 import importlib.metadata
 from pathlib import Path
 import numpy as np, torch
@@ -306,6 +307,8 @@ def _check_fields(man, src):
             raise field_error(src, k, f"is {v!r}; expected {' or '.join(map(repr, ok))}")
     if not isinstance(v := manifest_field(man, 'vocab', src), list) or not v:
         raise field_error(src, 'vocab', f"is {v!r}, not a list")
+    if dup := [o for o,n in Counter(map(str, v)).items() if n > 1]:
+        raise field_error(src, 'vocab', f"names class {dup[0]!r} twice: each class once, in the model's output order")
     if not _nums_ok([d := manifest_field(man, 'preprocess.div', src)]) or d <= 0:
         raise field_error(src, 'preprocess.div', f"is {d!r}")
 
@@ -335,6 +338,17 @@ def _check_shape(man, src):
     if (hw := (crop or {}).get('size', rsz)) != shape[2:]:
         raise field_error(src, 'input.shape', f"is {shape}, but the preprocessing makes {hw} images")
 
+# %% ../nbs/06e_manifests.ipynb #fb277548
+def _check_f32(pp, src):
+    "Raise unless `pp` keeps every pixel finite in float32"
+    m,s = (torch.tensor(pp[k], dtype=torch.float32) for k in ('mean', 'std'))
+    if not (s > 0).all(): raise field_error(src, 'preprocess.std', f"is {pp['std']}: {s.tolist()} in float32, the "
+                                            "model's input type: a zero divides by zero")
+    if not ((torch.tensor([[0.], [255.]])/pp['div'] - m)/s).isfinite().all():
+        raise field_error(src, 'preprocess', f"mean {pp['mean']}, std {pp['std']}, div {pp['div']} make a pixel "
+                          "infinite in float32, the model's input type")
+
+
 # %% ../nbs/06e_manifests.ipynb #549fce32
 def _check_norm(man, src, c):
     "Raise unless `man` has a mean and a non-zero std per channel (`c`)"
@@ -345,6 +359,7 @@ def _check_norm(man, src, c):
     if not all(std := man['preprocess']['std']):
         raise field_error(src, 'preprocess.std', f"is {std}: a zero divides by zero")
     if min(std) < 0: raise field_error(src, 'preprocess.std', f"is {std}: a negative std flips the image")
+    _check_f32(man['preprocess'], src)
 
 # %% ../nbs/06e_manifests.ipynb #cce4a686
 def check_manifest(man:dict, # a manifest, as `manifest` makes it
