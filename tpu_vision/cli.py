@@ -580,8 +580,8 @@ def _trust(a):
 
 # %% ../nbs/10_cli.ipynb #8bf16fc9
 def _trust_parser(sub):
-    t = _sub(sub, 'trust', "record files you trust (a .pkl or .int8.pt: loading one runs its maker's code), signed with "
-             "your key, so that predict, val, export and benchmark load them without --trust")
+    t = _sub(sub, 'trust', "record files you trust (a .pkl or .int8.pt: loading one runs its maker's code), "
+             "signed with your key, so that predict, val, export and benchmark load them without --trust")
     t.add_argument('files', nargs='+', help='the files, as they are now: a file changed later is not trusted')
     t.set_defaults(func=_trust)
 

@@ -167,11 +167,13 @@ def to_dev(o, # tensors, nested as `apply_tensors` takes them
 def _same(c, cls) -> bool: return c.__name__ == cls.__name__ and c.__module__ == cls.__module__
 
 def has_base(t:type, cls:type) -> bool:
-    "`issubclass(t, cls)`, also for a `cls` made again by a reload of its module"
+    "`issubclass(t, cls)`, also for a reloaded `cls`"
     return any(_same(c, cls) for c in t.__mro__)
 
+
+# %% ../nbs/00_device.ipynb #f799bc8a
 def mro_super(cls:type, obj):
-    "`super(cls, obj)`, with `cls` found in `type(obj)`'s MRO by module and name (a reload makes a new `cls`)"
+    "`super(cls, obj)`, also for a reloaded `cls`"
     return super(next((c for c in type(obj).__mro__ if _same(c, cls)), cls), obj)
 
 # %% ../nbs/00_device.ipynb #cac0c1ca

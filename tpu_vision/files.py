@@ -75,7 +75,7 @@ def atomic_write(path, # the file to write, or to replace whole
 def atomic_write_bytes(path, # the file to write, or to replace whole
                        data:bytes, # its complete contents
                       ) -> Path:
-    "Write `data` to `path` whole or not at all, through the temporary file's own descriptor"
+    "`atomic_write` of the bytes `data`, no link followed"
     def write(tmp):
         with open(os.open(tmp, os.O_WRONLY | _NOFOLLOW), 'wb') as f: f.write(data)
     return atomic_write(path, write)
@@ -172,7 +172,7 @@ def file_sha256(fname, # any file
 
 # %% ../nbs/00a_files.ipynb #43fe0a7a
 def trust_key_file() -> Path:
-    "This user's trust key: `$TPU_VISION_TRUST_KEY`, else `trust.key` in `$XDG_CONFIG_HOME/tpu_vision` (`~/.config`)"
+    "Where this user's trust key is kept"
     if os.environ.get('TPU_VISION_TRUST_KEY'): return Path(os.environ['TPU_VISION_TRUST_KEY']).expanduser()
     return Path(os.environ.get('XDG_CONFIG_HOME') or '~/.config').expanduser()/'tpu_vision'/'trust.key'
 
@@ -184,8 +184,10 @@ def _uid():
     "This process's user now (a forked child may have changed it); None on Windows, where ACLs say who may write"
     return os.geteuid() if hasattr(os, 'geteuid') else None
 
+
+# %% ../nbs/00a_files.ipynb #35591d63
 def _not_private(st, private:bool=False) -> str:
-    "Why `st` (an `lstat`) is not this user's alone, or ''; `private`: others may not read it either"
+    "Why `st` (an `lstat`) is not yours alone, or ''"
     if stat.S_ISLNK(st.st_mode): return 'is a symbolic link'
     if (uid := _uid()) is None: return ''
     if st.st_uid != uid: return f'belongs to user {st.st_uid}, not to you ({uid})'
@@ -197,14 +199,17 @@ def _not_private(st, private:bool=False) -> str:
 _KEY_FIX = "or set TPU_VISION_TRUST_KEY to a file in a folder only you can write"
 
 def _bad_key(fn, why) -> UnsafeTrust:
-    return UnsafeTrust(f"{printable(fn)}, your tpu_vision trust key, {why}: delete it (the next export makes a new one; "
-                       f"files you exported before then need `tpu-vision trust FILE`), {_KEY_FIX}")
+    return UnsafeTrust(f"{printable(fn)}, your tpu_vision trust key, {why}: delete it (the next export makes a new "
+                       f"one; files you exported before then need `tpu-vision trust FILE`), {_KEY_FIX}")
 
+# %% ../nbs/00a_files.ipynb #05e2f697
 def _read_key(fn:Path) -> bytes:
-    "The key in `fn`, if this user's alone: read without following a link"
-    if not os.path.lexists(fn): raise FileNotFoundError(f"{printable(fn)}: no tpu_vision trust key yet (an export makes it)")
+    "The key in `fn`, if it is yours alone"
+    if not os.path.lexists(fn):
+        raise FileNotFoundError(f"{printable(fn)}: no tpu_vision trust key yet (an export makes one)")
     if why := _not_private(os.lstat(fn.parent)):
-        raise UnsafeTrust(f"{printable(fn.parent)}, the folder of your tpu_vision trust key, {why}: `chmod 700` it, {_KEY_FIX}")
+        raise UnsafeTrust(f"{printable(fn.parent)}, the folder of your tpu_vision trust key, {why}: `chmod 700` it, "
+                          f"{_KEY_FIX}")
     if why := _not_private(os.lstat(fn), private=True): raise _bad_key(fn, why)
     with open(os.open(fn, os.O_RDONLY | _NOFOLLOW), 'rb') as f:   # the file just checked, not a link swapped in since
         if why := _not_private(os.fstat(f.fileno()), private=True): raise _bad_key(fn, why)
@@ -214,7 +219,7 @@ def _read_key(fn:Path) -> bytes:
 
 # %% ../nbs/00a_files.ipynb #0183acfb
 def _new_key(fn:Path):
-    "Make `fn` a new random key, readable by its owner only; if another process made one first, keep that"
+    "Make `fn` a new random key, unless one exists"
     try: fn.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as e:
         raise UnsafeTrust(f"cannot make your tpu_vision trust key {printable(fn)}: {e.strerror}; {_KEY_FIX}") from None
@@ -227,7 +232,7 @@ def _new_key(fn:Path):
 # %% ../nbs/00a_files.ipynb #f5701379
 def trust_key(create:bool=False, # make the key if there is none yet (an export does)
              ) -> bytes:
-    "This user's secret that signs trust records (`trust_key_file`)"
+    "Your secret that signs trust records"
     if create and not os.path.lexists(fn := trust_key_file()): _new_key(fn)
     return _read_key(trust_key_file())
 
@@ -250,7 +255,7 @@ def _signature(key:bytes, h:str) -> str: return hmac.new(key, f'tpu_vision trust
 def trust_sha256(h:str, # a sha256, 64 lowercase hex digits
                  note:str='', # what it is (a path), for people reading the folder
                 ) -> Path:
-    "Record in `trusted_dir()`, signed with your `trust_key`, that you vouch for bytes of sha256 `h`"
+    "Record, signed, that you vouch for sha256 `h`"
     if not _hex64(h): raise ValueError(f"{h!r} is not a sha256 (64 lowercase hex digits)")
     sig = _signature(trust_key(create=True), h)
     if os.path.islink(d := trusted_dir()): raise UnsafeTrust(f"{printable(d)} is a symbolic link: remove it")
@@ -258,10 +263,9 @@ def trust_sha256(h:str, # a sha256, 64 lowercase hex digits
 
 # %% ../nbs/00a_files.ipynb #f30aa4ba
 def _record(f:Path) -> str:
-    "The first line of record `f` if it is a plain file of yours; else an `OSError` or `UnsafeTrust`"
+    "The first line of record `f`, a plain file of yours"
     with open(os.open(f, os.O_RDONLY | _NOFOLLOW), 'rb') as r:
-        st = os.fstat(r.fileno())
-        if not stat.S_ISREG(st.st_mode) or (uid := _uid()) is not None and st.st_uid != uid:
+        if not stat.S_ISREG((st := os.fstat(r.fileno())).st_mode) or (uid := _uid()) is not None and st.st_uid != uid:
             raise UnsafeTrust(f'its record {printable(f)} is not a plain file of yours')
         return r.readline(200).decode('ascii', 'replace').strip()
 
@@ -290,7 +294,7 @@ def sha256_trusted(h:str) -> bool:
 
 # %% ../nbs/00a_files.ipynb #2c1a4e17
 def trust_file(fname) -> str:
-    "Trust file `fname` as it is now (you vouch for it); its sha256"
+    "Trust file `fname` as it is now; its sha256"
     trust_sha256(h := file_sha256(fname), str(Path(fname).absolute()))
     return h
 
@@ -298,7 +302,7 @@ def trust_file(fname) -> str:
 def record_sha256(fname, # a pickle just written
                   h:str, # the sha256 of the bytes written to it
                  ) -> Path:
-    "Note sha256 `h` of pickle `fname` beside it (`sha256sum -c` checks it; it grants no trust)"
+    "Note sha256 `h` of pickle `fname` beside it"
     return atomic_write_bytes(sha256_record(fname := Path(fname)), f'{h}  {fname.name}\n'.encode())
 
 # %% ../nbs/00a_files.ipynb #8102f3dc
@@ -306,7 +310,7 @@ def write_trusted(fname, # the file: new, or an earlier export (`writable_out`)
                   data:bytes, # its bytes (a pickle, TorchScript)
                   sha_file:bool=False, # also note the sha256 beside it (`record_sha256`)
                  ) -> tuple[Path, str]:
-    "Write `data` to `fname` and trust the sha256 of `data` (never of the path read back); the path and the sha256"
+    "Write `data` to `fname`, trusting `data`'s sha256"
     fn,h = atomic_write_bytes(writable_out(fname), data),hashlib.sha256(data).hexdigest()
     trust_sha256(h, str(fn.absolute()))
     if sha_file: record_sha256(fn, h)

@@ -159,7 +159,7 @@ def export_learner(learn, # any fastai `Learner`, on any device
         warnings.simplefilter('ignore')
         if pod: b = tpu_backend(learn); return _export_pod(write, learn.path/fname, b.process_index, b.barrier)
         write(buf := io.BytesIO())
-    return write_trusted(learn.path/fname, buf.getvalue(), sha_file=True)[0]   # the hash of these bytes, not of the path
+    return write_trusted(learn.path/fname, buf.getvalue(), sha_file=True)[0]   # these bytes' hash
 
 # %% ../nbs/06d_portable.ipynb #66dc7354
 def _recorded(fname, data:bytes) -> bool:
@@ -190,7 +190,7 @@ def trusted_bytes(fname, # a .pkl (or TorchScript .pt) file
                  ) -> bytes:
     "The bytes of `fname` if exported here, or if `trust`"
     if not Path(fname).is_file(): raise FileNotFoundError(f"{fname}: no such file; give an exported .pkl")
-    if not (trust or sha256_trusted(h := file_sha256(fname))): raise _untrusted(fname, what, h)   # before reading it whole
+    if not (trust or sha256_trusted(h := file_sha256(fname))): raise _untrusted(fname, what, h)   # unread
     data = Path(fname).read_bytes()
     if trust or _recorded(fname, data): return data
     raise _untrusted(fname, what)   # changed since it was hashed
