@@ -11,14 +11,14 @@ from __future__ import annotations
 import os, json, math, time, errno, socket, shutil, hashlib, warnings, threading, contextlib
 from pathlib import Path
 from filelock import FileLock, Timeout
-from concurrent.futures import ThreadPoolExecutor, wait, FIRST_EXCEPTION
 import numpy as np, torch
 from PIL import Image
 from fastcore.all import *
 from fastai.vision.all import *
 from . import __version__
 from .data import FolderScan, TPUDL, PAD_TARGET, PadIdx, load_rgb, tpu_vision_home, atomic_dir, disk_error
-from .data import image_dls, with_loaders, norm_stats, as_device
+from .data import image_dls, scan_dls, scan_folder, sample_data, with_loaders, norm_stats, as_device
+from .images import BadImageError, map_procs
 from .device import printable, mro_super
 from .files import lock_file
 from .augment import RandomResizedCropGPU, sampler_for, plain_tensor
@@ -83,18 +83,26 @@ def _sha(*o): return hashlib.sha256(json.dumps(o).encode()).hexdigest()
 def _labels_sum(meta): return _sha(meta['files'], meta['labels'], meta['is_valid'], meta['classes'])
 
 # %% ../nbs/01a_cache.ipynb #e8e92788
-def _decode_into(mm, sums, files, storage, n_workers, chunk=64):
-    "Decode `files` into the rows of `mm` in threads"
-    stop = threading.Event()
-    def work(lo):
-        for i in range(lo, min(lo+chunk, len(files))):
-            if stop.is_set(): return
-            mm[i] = x = decode_image(files[i], storage); sums[i] = _row_sum(x)
-    ex = ThreadPoolExecutor(n_workers, thread_name_prefix='tpu_vision-cache')
-    try:
-        done,_ = wait([ex.submit(work, lo) for lo in range(0, len(files), chunk)], return_when=FIRST_EXCEPTION)
-        for fu in done: fu.result()
-    finally: stop.set(); ex.shutdown(wait=True, cancel_futures=True)
+def _decode_rows(job, npy, storage, strict=False):
+    "Decode a job's files into its rows of the `.npy` file `npy`: their checksums, and `{row: why}` of the unreadable"
+    lo,files = job
+    mm,sums,bad = np.load(npy, mmap_mode='r+'),np.zeros(len(files), np.uint64),{}
+    for i,f in enumerate(files):
+        try: mm[lo+i] = x = decode_image(f, storage)
+        except BadImageError as e:
+            if strict: raise
+            bad[lo+i],x = e.why,mm[lo+i]
+        sums[i] = _row_sum(x)
+    return sums,bad
+
+# %% ../nbs/01a_cache.ipynb #4e246d91
+def _decode_into(npy, sums, files, storage, n_workers, strict=False, chunk=256):
+    "Decode `files` into the rows of the `.npy` file `npy`, their checksums into `sums`: `{row: why}` of the unreadable"
+    jobs = [(lo, files[lo:lo+chunk]) for lo in range(0, len(files), chunk)]
+    bad = {}
+    for (lo,fs),(s,b) in zip(jobs, map_procs(_decode_rows, jobs, n_workers, npy=npy, storage=storage, strict=strict)):
+        sums[lo:lo+len(fs)] = s; bad.update(b)
+    return bad
 
 # %% ../nbs/01a_cache.ipynb #5db345c6
 def _alive(pid):
@@ -134,18 +142,19 @@ def _fsync(fn):
     with open(fn, 'rb+') as f: os.fsync(f.fileno())
 
 # %% ../nbs/01a_cache.ipynb #4145cfc0
-def _write(tmp, scan, storage, key, nw, t0):
+def _write(tmp, scan, storage, key, nw, t0, strict=False):
     n = len(scan.items)
     mm = np.lib.format.open_memmap(tmp/'images.npy', 'w+', np.uint8, (n, 3, storage, storage))
     sums = np.zeros(n, np.uint64)
     _reserve(tmp/'images.npy', mm.offset + mm.nbytes)
-    _decode_into(mm, sums, [str(f) for f in scan.items], storage, nw)
-    mm.flush(); del mm; _fsync(tmp/'images.npy'); np.save(tmp/'checksums.npy', sums)
+    mm.flush(); del mm
+    bad = _decode_into(str(tmp/'images.npy'), sums, [str(f) for f in scan.items], storage, nw, strict)
+    _fsync(tmp/'images.npy'); np.save(tmp/'checksums.npy', sums)
     (tmp/'report.txt').write_text(scan.report())
     meta = dict(format=CACHE_FORMAT, key=key, version=__version__, storage=storage, resize='squish',
                 resample='bilinear', source=str(Path(scan.path).resolve()), seconds=round(time.time()-t0, 2),
-                threads=nw, files=_rel(scan), labels=list(scan.labels), is_valid=list(map(bool, scan.is_valid)),
-                classes=list(scan.classes))
+                workers=nw, files=_rel(scan), labels=list(scan.labels), is_valid=list(map(bool, scan.is_valid)),
+                classes=list(scan.classes), bad={r:bad[i] for i,r in enumerate(_rel(scan)) if i in bad})
     meta['checksums'] = dict(rows=_sha(sums.tolist()), labels=_labels_sum(meta))
     (tmp/'meta.json').write_text(json.dumps(meta)); _fsync(tmp/'meta.json')
 
@@ -153,14 +162,15 @@ def _write(tmp, scan, storage, key, nw, t0):
 def build_cache(scan:FolderScan, # what `scan_folder` found: the images to decode, their labels and split
                 storage:int, # side of the cached images
                 dest, # the cache folder to write (replaced whole if present)
-                n_workers:int=None, # decoding threads (default: every core this process may use)
+                n_workers:int=None, # decoding processes (default: every core this process may use)
+                strict:bool=False, # stop at the first unreadable file (else: its row empty, the file in `meta['bad']`)
                ) -> Path:
     "Decode `scan`'s images into `dest/images.npy`, atomically"
     nw,n,key,t0 = n_workers or _cores(),len(scan.items),cache_key(scan, storage),time.time()
     def write(tmp):
         with FileLock(tmp/'build.lock'):   # while it is held, no `_sweep` removes `tmp`
             (tmp/'owner').write_text(f'{socket.gethostname()} {os.getpid()}')
-            _write(tmp, scan, storage, key, nw, t0)
+            _write(tmp, scan, storage, key, nw, t0, strict)
         (tmp/'build.lock').unlink(); (tmp/'owner').unlink()
     try: return atomic_dir(dest, write)
     except OSError as e: raise disk_error(e, dest)
@@ -181,6 +191,12 @@ class ImageCache:
         mb = self.images.nbytes/2**20
         return (f"ImageCache: {len(self):,} images of 3×{self.storage}×{self.storage}, {mb:,.1f} MiB, "
                 f"built in {self.meta['seconds']:.1f} s: {printable(self.path)}")
+
+# %% ../nbs/01a_cache.ipynb #be8e31ce
+@patch(as_prop=True)
+def bad(self:ImageCache):
+    "`{file: why}` of the folder's files that could not be decoded: their rows are empty, and no loader uses them"
+    return {os.path.join(self.source, r):why for r,why in self.meta.get('bad', {}).items()}
 
 # %% ../nbs/01a_cache.ipynb #decfa1b9
 class CacheCorruptError(ValueError): "An image cache whose files do not match its checksums"
@@ -241,12 +257,12 @@ def _prune(dest, source):
 def _cache_name(scan, storage, key): return f"{Path(scan.path).resolve().name or 'root'}-{storage}px-{key[:16]}"
 
 # %% ../nbs/01a_cache.ipynb #2eb69bca
-def _build(scan, storage, dest, key, n_workers, verbose, rebuild=False):
+def _build(scan, storage, dest, key, n_workers, verbose, rebuild=False, strict=False):
     "Build the cache `dest` unless another process did, and open it"
     c = None if rebuild else _valid_cache(dest, key, scan, storage, warn=False)   # built by another process?
     if c is not None: return c
     if verbose: print(f"Decoding {len(scan.items):,} images once into {dest} ...")
-    build_cache(scan, storage, dest, n_workers)
+    build_cache(scan, storage, dest, n_workers, strict)
     c = _valid_cache(dest, key, scan, storage)
     if c is None: raise RuntimeError(printable(f"{dest} was replaced while it was being opened; run again"))
     _prune(dest, c.source)
@@ -257,10 +273,11 @@ def _build(scan, storage, dest, key, n_workers, verbose, rebuild=False):
 def image_cache(scan:FolderScan, # what `scan_folder` found
                 storage:int, # side of the cached images
                 cache_dir=None, # where caches live (default: `tpu_vision_home()/'cache'`)
-                n_workers:int=None, # decoding threads if it has to be built (default: every core)
+                n_workers:int=None, # decoding processes if it has to be built (default: every core)
                 verbose:bool=True, # say when it builds, and how long it took
                 verify:bool=False, # check every row against its checksum (always: the labels and 64 random rows)
                 rebuild:bool=False, # decode the images again even if a current cache exists
+                strict:bool=False, # a build stops at the first unreadable file (else: skipped, in `bad`)
                ) -> ImageCache:
     "The cache of `scan`'s images at `storage` px"
     key = cache_key(scan, storage)
@@ -270,7 +287,7 @@ def image_cache(scan:FolderScan, # what `scan_folder` found
     if c is not None: return c
     try:
         with lock_file(root/'.locks'/dest.name.rsplit('-', 1)[0]):
-            return _build(scan, storage, dest, key, n_workers, verbose, rebuild)
+            return _build(scan, storage, dest, key, n_workers, verbose, rebuild, strict)
     except OSError as e: raise disk_error(e, dest)
 
 # %% ../nbs/01a_cache.ipynb #a4cba15a
@@ -382,6 +399,16 @@ def cache_recipe(item_tfms, # None, a fastai `Resize` or a fastai `RandomResized
     if min_scale is None: return size,Resize(size, method='squish'),None
     return storage_size(size),RandomResizedCrop(size, min_scale, ratio),CachedCrop(size, min_scale, ratio)
 
+# %% ../nbs/01a_cache.ipynb #56339b77
+def _listing(path, **kwargs):
+    "`scan_folder(path, verify=False)`, and a function that says its warnings and returns it"
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always'); listing = scan_folder(path, **kwargs, verify=False)
+    def said(scan):
+        for w in ws: warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return scan
+    return listing,said
+
 # %% ../nbs/01a_cache.ipynb #592e6559
 @delegates(image_dls, but=['cache'])
 def cached_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
@@ -390,21 +417,26 @@ def cached_dls(path=None, # ImageNet-style folder or one folder per class (defau
                batch_tfms=None, # transforms of whole batches, run on the device after the crop (e.g. `02_augment`'s)
                stats='imagenet', # 'imagenet', 'data' (`channel_stats`), None (no `Normalize`), or `(mean, std)`
                device=None, # where batches go: a device, a backend name, or None for `get_backend()`'s
-               num_workers:int=None, # threads decoding the images when the cache is built (default: every core)
+               num_workers:int=None, # processes decoding the images when the cache is built (default: every core)
                verbose:bool=True, # print the class balance, what was skipped, and the cache
                min_scale:float|None=None, # a number: random resized crops of at least this much of the area
                ratio=(3/4, 4/3), # range of width/height of those crops
                cache_dir=None, # where caches live (default: `tpu_vision_home()/'cache'`)
                verify_cache:bool=False, # check every cached row against its checksum, not 64 at random
                rebuild_cache:bool=False, # decode the images again even if a current cache exists
-               **kwargs, # `image_dls`' own: `bs`, `train`, `valid`, `valid_pct`, `seed`, `verify`
+               bs:int=128, # batch size, for every loader
+               verify:bool=True, # skip the files that cannot be decoded (False: the first one stops the build)
+               **kwargs, # `image_dls`' split: `train`, `valid`, `valid_pct`, `seed`
               ) -> DataLoaders:
     "`image_dls` whose batches are slices of a decoded-image cache"
     storage,files_tfm,crop = cache_recipe(item_tfms, size, min_scale, ratio)
-    dls = image_dls(path, size, item_tfms=files_tfm, batch_tfms=[*L(crop), *L(batch_tfms)], stats=None,
-                    device='cpu', num_workers=0, verbose=False, **kwargs)
-    cache = image_cache(dls.scan, storage, cache_dir, num_workers, verbose, verify_cache, rebuild_cache)
-    row_of = {str(f):i for i,f in enumerate(dls.scan.items)}
+    path = Path(path) if path is not None else sample_data()
+    listing,said = _listing(path, **kwargs)
+    cache = image_cache(listing, storage, cache_dir, num_workers, verbose, verify_cache, rebuild_cache, not verify)
+    scan = scan_folder(path, **kwargs, verify=cache.bad) if cache.bad else said(listing)
+    dls = scan_dls(scan, size, bs, files_tfm, [*L(crop), *L(batch_tfms)], stats=None, device='cpu', num_workers=0,
+                   verbose=False, valid=kwargs.get('valid', 'valid'))
+    row_of = {str(f):i for i,f in enumerate(listing.items)}
     dls = with_loaders(dls, [_cached_dl(dl, cache, row_of) for dl in dls.loaders])
     if stats is not None: dls.add_tfms([Normalize.from_stats(*norm_stats(stats, dls), cuda=False)], 'after_batch')
     dls = dls.to(as_device(device))

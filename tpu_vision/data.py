@@ -26,8 +26,8 @@ from .loaders import *   # 00c_loaders: written below, from "One shape, one grap
 __all__ = ['FASHION_CLASSES', 'FASHION_FILES', 'FASHION_DIRS', 'FASHION_URL', 'RUN_FILES', 'read_idx', 'StorageError',
            'disk_error', 'atomic_dir', 'write_image_folder', 'sample_data', 'fashion_dirs', 'fashion_mnist_idx',
            'fashion_mnist', 'RGBImage', 'check_images', 'FolderLabel', 'FolderScan', 'DatasetPermissionError',
-           'is_run_folder', 'ImageFiles', 'find_images', 'scan_folder', 'cache_backend', 'image_dls', 'class_balance',
-           'tpu_vision_home']
+           'is_run_folder', 'ImageFiles', 'find_images', 'scan_folder', 'cache_backend', 'scan_dls', 'image_dls',
+           'class_balance', 'tpu_vision_home']
 
 # %% ../nbs/01_data.ipynb #f258cb50
 FASHION_CLASSES = ('tshirt_top','trouser','pullover','dress','coat','sandal','shirt','sneaker','bag','ankle_boot')
@@ -109,17 +109,26 @@ def _marker(dest):
     except OSError: return None
 
 # %% ../nbs/01_data.ipynb #25d02637
+def _write_pngs(job, classes):
+    "Write a chunk of one split, `(folder, index of its first image, images, labels)`, as PNG files"
+    d,lo,xs,ys = job
+    for i,(x,y) in enumerate(zip(xs, ys), lo):
+        Image.fromarray(x).save(Path(d)/classes[y]/f'{i:05d}.png', compress_level=1)
+
+# %% ../nbs/01_data.ipynb #c4a94992
 def write_image_folder(dest, # the folder to write (replaced if present)
                        splits:dict, # `{'train': (images, labels), ...}`: uint8 arrays `(n,h,w[,c])`, class indices
                        classes, # class names; `labels` index into them
                        marker:str=None, # text kept in `dest/.tpu_vision`, to tell later whether `dest` is current
+                       n_workers:int=None, # processes writing the files (default: `defaults.cpus`)
                       ) -> Path:
-    "Write `splits` as PNG files `dest/<split>/<class>/*.png`"
+    "Write `splits` as PNG files `dest/<split>/<class>/*.png`, on every core"
     def write(tmp):
+        jobs = []
         for split,(xs,ys) in splits.items():
             for c in classes: (tmp/split/c).mkdir(parents=True)
-            for i,(x,y) in enumerate(zip(xs,ys)):
-                Image.fromarray(x).save(tmp/split/classes[y]/f'{i:05d}.png', compress_level=1)
+            jobs += [(tmp/split, lo, xs[lo:lo+1000], ys[lo:lo+1000]) for lo in range(0, len(xs), 1000)]
+        map_procs(_write_pngs, jobs, ifnone(n_workers, defaults.cpus), classes=list(classes))
         if marker is not None: (tmp/'.tpu_vision').write_text(marker)
     return atomic_dir(dest, write)
 
@@ -202,10 +211,13 @@ def _sig(fn):
     "The size and modification time (ns) of file `fn`"
     s = os.stat(fn); return [s.st_size, s.st_mtime_ns]
 
+# %% ../nbs/01_data.ipynb #f797884c
+def _check_all(files): return [check_image(f) for f in files]
+
 # %% ../nbs/01_data.ipynb #ed694500
 def check_images(files, # image files
                  cache=None, # JSON file remembering files already checked (size, mtime, verdict)
-                 n_workers:int=None, # threads (default: `defaults.cpus`; none below 1,000 files)
+                 n_workers:int=None, # processes (default: `defaults.cpus`; this one below 1,000 files)
                 ) -> dict:
     "`{file: reason}` for each of `files` that cannot be decoded"
     files,cache = [str(f) for f in files],Path(cache) if cache else None
@@ -213,7 +225,8 @@ def check_images(files, # image files
     sig = {f:_sig(f) for f in files}
     todo = [f for f in files if seen.get(f, [None,None])[:2] != sig[f]]
     nw = ifnone(n_workers, defaults.cpus) if len(todo) > 1000 else 0
-    for f,r in zip(todo, parallel(check_image, todo, n_workers=nw, threadpool=True, progress=False)):
+    chunks = [todo[i:i+256] for i in range(0, len(todo), 256)]
+    for f,r in zip(todo, itertools.chain(*map_procs(_check_all, chunks, nw))):
         seen[f] = sig[f] + [r]
     res = {Path(f):seen[f][2] for f in files if seen[f][2]}
     if cache and todo: _remember(cache, {f:v for f,v in seen.items() if not (v[2] or '').startswith('PermissionError')})
@@ -508,7 +521,8 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
                 train:str='train', valid:str='valid', # names of the split folders
                 valid_pct:float=None, # split at random: one folder per class (default 0.2), or `train/` alone
                 seed:int=42, # seed of the random split
-                verify:bool=True, # decode every image once (results cached in `tpu_vision_home()/'checked'`)
+                verify:bool|dict=True, # decode every image once (remembered in `tpu_vision_home()/'checked'`), or
+                                       # `{file: why}` of the unreadable files, if they are known (01a_cache)
                ) -> FolderScan:
     "Find the images, labels and split of `path`, or say what is wrong"
     path = Path(path).expanduser().resolve()
@@ -521,7 +535,8 @@ def scan_folder(path, # ImageNet-style folder (`train/<class>/*`, `valid/<class>
     hidden = {Path(d): _n_images(d) for d in sorted(hidden)}
     if not items: raise FileNotFoundError(printable(f"No images in {path} (looked in "
         f"{', '.join(map(str, roots.values()))}): use one folder per class, e.g. {path}/{train}/<class>/*.jpg"))
-    bad = check_images(items, cache=_checks_file(path)) if verify else {}
+    if isinstance(verify, dict): bad = {Path(f):why for f,why in verify.items()}
+    else: bad = check_images(items, cache=_checks_file(path)) if verify else {}
     _no_denied(bad)
     bad_s = set(map(str, bad))
     keep = [i for i,f in enumerate(items) if f not in bad_s]
@@ -553,6 +568,30 @@ def _folder_dblock(scan, size, item_tfms, batch_tfms):
                      get_items=lambda _: scan.items, splitter=lambda _: scan.splits, get_y=scan.labeller,
                      item_tfms=ifnone(item_tfms, Resize(size)), batch_tfms=batch_tfms)
 
+# %% ../nbs/01_data.ipynb #672aeb39
+def _check_bs(dls, bs):
+    "A `ValueError` if `dls` has fewer training images than `bs`"
+    if (n := len(dls.train_ds)) < bs: raise ValueError(printable(f"{dls.path} has {n} training images, fewer than "
+                                                     f"bs={bs}: pass a batch size of at most {n}."))
+
+# %% ../nbs/01_data.ipynb #95aa4ba9
+def scan_dls(scan:FolderScan, # what `scan_folder` found
+             size:int=224, bs:int=128, item_tfms=None, batch_tfms=None, stats='imagenet', device=None,
+             num_workers:int=None, verbose:bool=True, # as `image_dls`' own
+             valid:str='valid', # the validation folder's name, for the error if it holds no images
+            ) -> DataLoaders:
+    "fastai `DataLoaders` of the images that `scan` found"
+    _need_valid(scan, valid)
+    dblock = _folder_dblock(scan, size, item_tfms, batch_tfms)
+    dls = dblock.dataloaders(scan.path, path=scan.path, bs=bs, num_workers=ifnone(num_workers, default_workers()),
+                             device='cpu')
+    _check_bs(dls, bs)
+    if stats is not None: dls.add_tfms([Normalize.from_stats(*norm_stats(stats, dls), cuda=False)], 'after_batch')
+    dls = static_shapes(dls, pad=False).to(as_device(device))
+    dls.scan = scan
+    if verbose: print(scan.report())
+    return dls
+
 # %% ../nbs/01_data.ipynb #d7d51107
 def image_dls(path=None, # ImageNet-style folder or one folder per class (default: `sample_data()`)
               size:int=224, # side of the (square) images in pixels
@@ -576,18 +615,8 @@ def image_dls(path=None, # ImageNet-style folder or one folder per class (defaul
         f"cache={cache!r}: pass False, True, 'verify' (check every cached image) or 'rebuild' (decode them again)")
     if cache: return cache_backend()(**kw, verify_cache=cache == 'verify', rebuild_cache=cache == 'rebuild')
     path = Path(path) if path is not None else sample_data()
-    scan = scan_folder(path, train, valid, valid_pct, seed, verify)
-    _need_valid(scan, valid)
-    dblock = _folder_dblock(scan, size, item_tfms, batch_tfms)
-    dls = dblock.dataloaders(scan.path, path=scan.path, bs=bs, num_workers=ifnone(num_workers, default_workers()),
-                             device='cpu')
-    if (n := len(dls.train_ds)) < bs: raise ValueError(printable(f"{scan.path} has {n} training images, fewer than "
-                                                     f"bs={bs}: pass a batch size of at most {n}."))
-    if stats is not None: dls.add_tfms([Normalize.from_stats(*norm_stats(stats, dls), cuda=False)], 'after_batch')
-    dls = static_shapes(dls, pad=False).to(as_device(device))
-    dls.scan = scan
-    if verbose: print(scan.report())
-    return dls
+    return scan_dls(scan_folder(path, train, valid, valid_pct, seed, verify), size, bs, item_tfms, batch_tfms, stats,
+                    device, num_workers, verbose, valid)
 
 # %% ../nbs/01_data.ipynb #39aa8fe8
 def class_balance(dls:DataLoaders) -> pd.DataFrame:

@@ -1,6 +1,6 @@
 """Any image file as 8-bit RGB by one documented rule per mode, and never a FIFO or a device opened
 
-Start here: `load_rgb` (a file as 8-bit RGB), `to_rgb`, `check_image`, `BadImageError`.
+Start here: `load_rgb` (a file as 8-bit RGB), `to_rgb`, `check_image`, `BadImageError`, `map_procs` (every core).
 
 Docs: https://tpu-vision.github.io/tpu_vision/images.html.md"""
 
@@ -8,13 +8,16 @@ Docs: https://tpu-vision.github.io/tpu_vision/images.html.md"""
 
 # %% ../nbs/00b_images.ipynb #3eb39825
 from __future__ import annotations
-import os, stat, errno, warnings
+import os, stat, errno, signal, warnings
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
-from .device import printable
+from .files import printable   # not .device: a worker process imports this module without torch
 
 # %% auto #0
-__all__ = ['to_rgb', 'BadImageError', 'file_kind', 'load_rgb', 'check_image']
+__all__ = ['to_rgb', 'BadImageError', 'file_kind', 'load_rgb', 'check_image', 'map_procs']
 
 # %% ../nbs/00b_images.ipynb #130a6e00
 def _to_8bit(im):
@@ -68,9 +71,10 @@ def load_rgb(fn) -> Image.Image:
             ImageOps.exif_transpose(im, in_place=True)
             return to_rgb(im)
     except Exception as e:
-        raise BadImageError(printable(f"{fn} cannot be read as an image ({_why(e)}). Replace or delete "
-                            "it; `image_dls` finds and skips such files when it checks the folder (`verify=True`).")
-                           ) from e
+        err = BadImageError(printable(f"{fn} cannot be read as an image ({_why(e)}). Replace or delete it; `image_dls` "
+                                      "finds and skips such files when it checks the folder (`verify=True`)."))
+        err.why = _why(e)   # the reason alone, as `check_image` gives it
+        raise err from e
 
 # %% ../nbs/00b_images.ipynb #c0c6df24
 def check_image(fn) -> str|None:
@@ -81,3 +85,23 @@ def check_image(fn) -> str|None:
             with Image.open(f) as im:
                 im.draft(im.mode, (64,64)); im.load()
     except Exception as e: return _why(e)
+
+# %% ../nbs/00b_images.ipynb #ab36481e
+def _ignore_sigint(): signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
+
+def _pool(n):
+    "A pool of `n` forked processes (spawned where fork is not) that leave Ctrl-C to this one"
+    ctx = mp.get_context('fork' if 'fork' in mp.get_all_start_methods() else None)
+    return ProcessPoolExecutor(n, mp_context=ctx, initializer=_ignore_sigint)
+
+# %% ../nbs/00b_images.ipynb #06f0cccf
+def map_procs(f, # a function of one job, defined at a module's top level
+              jobs:list, # e.g. chunks of files
+              n_workers:int, # worker processes; below 2, or with one job, `f` runs in this process
+              **kwargs, # passed to every call of `f`
+             ) -> list:
+    "`[f(job, **kwargs) for job in jobs]`, in `n_workers` processes"
+    if n_workers < 2 or len(jobs) < 2: return [f(j, **kwargs) for j in jobs]
+    ex = _pool(min(n_workers, len(jobs)))
+    try: return list(ex.map(partial(f, **kwargs), jobs))
+    finally: ex.shutdown(wait=True, cancel_futures=True)
