@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 bash tools/setup.sh
 bash tools/test_deps.sh
 export PATH="$PWD/.venv/bin:$PATH"
+# pip's resolver on every documented install (tools/pip_resolve.py), in the background while the tests run: it waits on
+# the network, not the CPU. Its verdict is read at the end: a conflict, or a resolve past its limit, fails the run.
+# (Only for the whole suite, as CI runs it: not with pytest arguments.)
+RESOLVE=; if [ $# -eq 0 ]; then python tools/pip_resolve.py > .pip_resolve.log 2>&1 & RESOLVE=$!; fi
 unset PJRT_DEVICE CPU_NUM_DEVICES   # the notebooks ask for the XLA device themselves where they test it
 echo "== notebooks and library in sync?"
 nbdev-clean
@@ -27,5 +31,11 @@ export TPU_VISION_WHEEL TPU_VISION_WHEEL_PYTHON="$PWD/.venv-wheel/bin/python"
 python tools/colab.py --check
 echo "== tests (each notebook copied alone into an empty folder, run against that wheel)"
 # Two workers: most of a notebook's time is one core's (imports, subprocesses, XLA compiles), and the machine has two.
-# (pytest exits 5 when `"$@"` selects no test.)
-python -m pytest tests -v -p no:cacheprovider --durations=0 -n 2 --dist worksteal "$@" || [ $? -eq 5 ]
+rc=0; python -m pytest tests -v -p no:cacheprovider --durations=0 -n 2 --dist worksteal "$@" || rc=$?
+if [ -n "$RESOLVE" ]; then
+  echo "== pip resolves every documented install? (tools/pip_resolve.py)"
+  wait $RESOLVE && rrc=0 || rrc=$?
+  cat .pip_resolve.log
+  [ $rrc -eq 0 ] || { echo "FAIL: pip could not resolve an install the README documents (above)"; exit 1; }
+fi
+[ $rc -eq 0 ] || [ $rc -eq 5 ] || exit $rc   # pytest exits 5 when `"$@"` selects no test
