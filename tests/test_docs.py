@@ -271,10 +271,29 @@ def test_links_land_on_documented_names(site):
 def test_formulas_rendered(site, served):
     assert (site/'assets'/'mathjax'/'MathJax.js').is_file()
     js = "(() => { const n = document.querySelectorAll('.MathJax_CHTML, .MathJax, mjx-container').length; " \
-         "return n + ' ' + document.body.innerText.includes('$$'); })()"
-    got = browser_eval(served + 'distill.html', js, lambda v: bool(v) and not v.startswith('0 '))
-    n, raw = got.split()
+         "return n + ' ' + document.body.innerText.includes('$$') + ' ' + MathJax.OutputJax['HTML-CSS'].fontInUse; })()"
+    got = browser_eval(served + 'distill.html', js, lambda v: bool(v) and not v.startswith('0 ') and 'undefined' not in v)
+    n, raw, font = got.split()
     assert int(n) >= 5 and raw == 'false', f'{n} formulas rendered, raw $$ in the text: {raw}'
+    assert font == 'STIX-Web', f'formulas drawn in {font}, not the STIX-Web fonts the preview ships'
+
+def test_formulas_load_offline(site):
+    "The preview's MathJax asks only for files it has: each config its URL names, and the STIX-Web fonts they pick"
+    page = html.unescape((site/'distill.html').read_text())
+    m, mj = re.search(r'<script src="assets/mathjax/MathJax\.js\?config=([^"]+)"', page), site/'assets'/'mathjax'
+    assert m and 'local/tpu_vision' in m.group(1).split(','), 'MathJax is not loaded with the preview\'s font config'
+    assert all((mj/'config'/f'{c}.js').is_file() for c in m.group(1).split(',')), m.group(1)
+    assert 'STIX-Web' in (mj/'config'/'local'/'tpu_vision.js').read_text() and any((mj/'fonts'/'HTML-CSS'/'STIX-Web').rglob('*.woff'))
+    assert '<p>$$\\mathcal{L} = \\alpha' in page, "05_distill's loss is not left whole for MathJax"
+
+def test_quarto_renders_formulas():
+    "The published site: Quarto renders a markdown cell's `$...$` and `$$...$$` with MathJax (its default) or KaTeX"
+    q = yaml.safe_load((ROOT/'nbs'/'_quarto.yml').read_text())
+    m = q['format']['html'].get('html-math-method', 'mathjax')
+    assert (m['method'] if isinstance(m, dict) else m) in ('mathjax', 'katex'), f'html-math-method {m}: no formulas'
+    md = ''.join(next(c for c in json.loads((ROOT/'nbs'/'05_distill.ipynb').read_text())['cells']
+                      if '\\mathcal{L}' in ''.join(c['source']))['source'])
+    assert re.search(r'^\$\$\S.*\S\$\$$', md, re.M), 'display math Quarto (pandoc) reads: $$ on its own line, no space inside'
 
 def test_llms_txt_published(site):
     q = yaml.safe_load((ROOT/'nbs'/'_quarto.yml').read_text())

@@ -111,12 +111,24 @@ def _page_md(d):
         if texts: out.append('```\n' + ''.join(texts).rstrip() + '\n```')
     return '\n\n'.join(out) + '\n'
 
+# jupyter-server-mathjax ships MathJax 2 with the STIX-Web fonts only: MathJax's default TeX font would be asked for
+# (a 404 on jax/output/HTML-CSS/fonts/TeX/fontdata.js) and the formulas drawn in whatever font the browser has.
+# tools/mkdocs.yml's `custom_mathjax_url` loads this config after its own.
+# Its fast preview would draw each formula first in the TeX fonts, which are not there either.
+MATHJAX_LOCAL = """MathJax.Hub.Config({"HTML-CSS": {availableFonts: ["STIX-Web"], preferredFont: "STIX-Web", webFont: "STIX-Web",
+                                 imageFont: null}, SVG: {font: "STIX-Web"}, "fast-preview": {disabled: true}});
+MathJax.Ajax.loadComplete("[MathJax]/config/local/tpu_vision.js");
+"""
+
 def _mathjax(site_dir):
     "MathJax 2 (PyPI's jupyter-server-mathjax, the notebook server's copy) into the preview: formulas render offline"
     import importlib.util
     spec = importlib.util.find_spec('jupyter_server_mathjax')
     if spec is None: sys.exit("tools/build_docs.py site: MathJax is missing; install the dev extra: pip install -e '.[dev]'")
-    shutil.copytree(Path(spec.origin).parent/'static', Path(site_dir)/'assets'/'mathjax', dirs_exist_ok=True)
+    mj = Path(site_dir)/'assets'/'mathjax'
+    shutil.copytree(Path(spec.origin).parent/'static', mj, dirs_exist_ok=True)
+    (mj/'config'/'local').mkdir(parents=True, exist_ok=True)
+    (mj/'config'/'local'/'tpu_vision.js').write_text(MATHJAX_LOCAL)
 
 def _frontmatter(src):
     "The YAML front matter nbdev puts in a processed notebook's first cell, or None"

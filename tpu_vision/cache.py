@@ -84,7 +84,7 @@ def _labels_sum(meta): return _sha(meta['files'], meta['labels'], meta['is_valid
 
 # %% ../nbs/01a_cache.ipynb #e8e92788
 def _decode_rows(job, npy, storage, strict=False):
-    "Decode a job's files into its rows of the `.npy` file `npy`: their checksums, and `{row: why}` of the unreadable"
+    "A job's files into its rows of `npy`: checksums, failures"
     lo,files = job
     mm,sums,bad = np.load(npy, mmap_mode='r+'),np.zeros(len(files), np.uint64),{}
     for i,f in enumerate(files):
@@ -97,7 +97,7 @@ def _decode_rows(job, npy, storage, strict=False):
 
 # %% ../nbs/01a_cache.ipynb #4e246d91
 def _decode_into(npy, sums, files, storage, n_workers, strict=False, chunk=256):
-    "Decode `files` into the rows of the `.npy` file `npy`, their checksums into `sums`: `{row: why}` of the unreadable"
+    "`files` into the rows of `npy`: `{row: why}` of failures"
     jobs = [(lo, files[lo:lo+chunk]) for lo in range(0, len(files), chunk)]
     bad = {}
     for (lo,fs),(s,b) in zip(jobs, map_procs(_decode_rows, jobs, n_workers, npy=npy, storage=storage, strict=strict)):
@@ -195,7 +195,7 @@ class ImageCache:
 # %% ../nbs/01a_cache.ipynb #be8e31ce
 @patch(as_prop=True)
 def bad(self:ImageCache):
-    "`{file: why}` of the folder's files that could not be decoded: their rows are empty, and no loader uses them"
+    "`{file: why}` of the files that could not be decoded"
     return {os.path.join(self.source, r):why for r,why in self.meta.get('bad', {}).items()}
 
 # %% ../nbs/01a_cache.ipynb #decfa1b9
@@ -401,7 +401,7 @@ def cache_recipe(item_tfms, # None, a fastai `Resize` or a fastai `RandomResized
 
 # %% ../nbs/01a_cache.ipynb #56339b77
 def _listing(path, **kwargs):
-    "`scan_folder(path, verify=False)`, and a function that says its warnings and returns it"
+    "`scan_folder(path, verify=False)`, its warnings held"
     with warnings.catch_warnings(record=True) as ws:
         warnings.simplefilter('always'); listing = scan_folder(path, **kwargs, verify=False)
     def said(scan):

@@ -79,7 +79,35 @@ def _run_dir(out, procs):
     main = procs == 1 or int(os.environ.get('RANK', 0)) == 0
     with (out_lock(out) if main else nullcontext(Path(out))) as o, history_log(o) as log: yield o, log, main
 
-# %% ../nbs/10_cli.ipynb #fd4683bd
+# %% ../nbs/10_cli.ipynb #dbc4badf
+def _check_distil(alpha, temperature, devices):
+    "A `UsageError` for an `alpha`, a `temperature` or `devices` that `--teacher` can't train with"
+    if not 0 <= alpha <= 1: raise UsageError(f"--alpha {alpha}: use a number in [0, 1], the weight of the teacher's "
+                                             "outputs (1-alpha: the labels'; 0.5 is usual)")
+    if not temperature > 0: raise UsageError(f"--temperature {temperature}: use a number > 0 (2 to 4 is usual)")
+    if str(devices) != '1': raise UsageError(f"--teacher trains on one device: pass --devices 1 (not {devices})")
+
+# %% ../nbs/10_cli.ipynb #a5a553d7
+def _load_teacher(teacher, trust:bool, alpha, temperature, devices) -> tuple:
+    "`(Learner, sha256)` of the `--teacher` file, the distillation's arguments checked first"
+    from tpu_vision.files import file_sha256
+    _check_distil(alpha, temperature, devices)
+    p,end = Path(teacher),"give the model.pkl of a `tpu-vision train` run"
+    if p.suffix != '.pkl': raise UsageError(f"--teacher {teacher}: not a .pkl; {end}")
+    if not p.is_file(): raise UsageError(f"--teacher {teacher}: no such file; {end}")
+    h = file_sha256(p)
+    return load_export(p, trust),h
+
+# %% ../nbs/10_cli.ipynb #3444997a
+def _add_teacher(learn, tl, teacher, alpha, temperature):
+    "`learn` distilling from `tl`, the Learner of file `teacher`, which must predict `learn`'s classes"
+    from tpu_vision.distill import DistillationCallback
+    a,b = list(map(str, tl.dls.vocab)),list(map(str, learn.dls.vocab))
+    if a != b: raise UsageError(f"--teacher {teacher}: it predicts {len(a)} classes ({', '.join(a[:5])}...), the "
+                                f"folder has {len(b)} ({', '.join(b[:5])}...): train the teacher on the same classes")
+    return learn.add_cb(DistillationCallback(tl.model, alpha=alpha, temperature=temperature))
+
+# %% ../nbs/10_cli.ipynb #4f3e83d6
 def train(folder='sample', # ImageNet-style folder (train/<class>/*, valid/<class>/*), 'sample' or 'fashion-mnist'
           arch=RECIPE['arch'], # fastai/torchvision architecture (`resnet18`), timm model (`convnext_atto`), `tiny_cnn`
           epochs:int=EPOCHS, # epochs to train, at least 1; with `pretrained`, after one epoch with the body frozen
@@ -100,6 +128,10 @@ def train(folder='sample', # ImageNet-style folder (train/<class>/*, valid/<clas
           tensorboard:bool=False, # also write TensorBoard event files to out/tensorboard/
           download:bool=False, # with 'fashion-mnist': fetch it (30 MB) if it is not on this machine
           compile_cache='auto', # compiled XLA graphs kept for later runs ('auto': on a TPU or GPU; 00_device)
+          teacher=None, # a `train` run's model.pkl: the student `arch` learns its outputs too (05_distill)
+          alpha:float=0.5, # with `teacher`: weight of the teacher's outputs in the loss (1-alpha: the labels')
+          temperature:float=3.0, # with `teacher`: softmax temperature of the distillation loss
+          trust:bool=False, # load a `teacher` .pkl that this machine did not export (it runs the file's code)
          ) -> dict:
     "Train `arch` on `folder`, export it to `out`; the summary"
     args,t0 = dict(locals()),time.time()   # the arguments, for run.json
@@ -108,16 +140,19 @@ def train(folder='sample', # ImageNet-style folder (train/<class>/*, valid/<clas
     arch_fn,n,path = check_run(folder, arch, epochs, bs, size, lr, device, devices, stem_pool, download)
     from tpu_vision.parallel import ddp_ctx   # fastai's DDP (07_parallel)
     procs = ddp_procs(n, device)   # n: this is one of n DDP processes
+    tl,tsha = _load_teacher(teacher, trust, alpha, temperature, n) if teacher else (None, None)
     with _run_dir(out, procs) as (out, log, main):
         _seed(seed)
         learn = _learner(path, cache, arch=arch_fn, size=size, bs=bs // procs, aug=aug, pretrained=pretrained,
                          verbose=not quiet and main, stem_pool=stem_pool, seed=seed)
+        if tl is not None: _add_teacher(learn, tl, teacher, alpha, temperature)   # moved by `to_tpu` with the student
         learn = learn.to_tpu(None if device == 'auto' else device, devices=n // procs, precision=precision,
                              compile_cache=compile_cache); _seed(seed, learn)
         cbs = ([] if n > 1 else [log]) + ([tensorboard_cb(out, args)] if tensorboard and main else [])
         with ddp_ctx(learn) if procs > 1 else nullcontext():
             _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars, cbs)
             res = dict(run_summary(learn, procs), epochs=epochs, arch=arch, size=size, bs=bs, seed=seed, export=None)
+            if tl is not None: res['teacher'] = dict(file=str(Path(teacher).absolute()), sha256=tsha)
             learn.to_cpu()
             if not res['diverged']: res['export'] = str(out.absolute()/'model.pkl')
             if main and res['export']: export_learner(learn, res['export'])   # the others wait for it (`ddp_ctx`)
@@ -177,9 +212,10 @@ def _torchrun(a, n) -> int:
         if l.startswith('{'): print(l)
     return 130 if stop else p.returncode
 
-# %% ../nbs/10_cli.ipynb #1cfb8c8c
+# %% ../nbs/10_cli.ipynb #38140914
 def _train(a):
     check_home()
+    if a.teacher: _check_distil(a.alpha, a.temperature, a.devices)   # before any DDP process starts
     if n := _ddp_launch(a): return _torchrun(a, n)
     model = Path(a.out)/'model.pkl'
     before = _mtime(model)
@@ -429,7 +465,7 @@ def _arg(p, f, name, *flags, **kw):
     if t and 'action' not in kw: kw.setdefault('type', t)
     p.add_argument(*flags, help=hlp, **kw)
 
-# %% ../nbs/10_cli.ipynb #9e9b989e
+# %% ../nbs/10_cli.ipynb #aa25429c
 def _train_parser(sub):
     t = _sub(sub, 'train', 'train on an image folder and export the model (the main job)')
     _arg(t, train, 'folder', nargs='?')
@@ -443,6 +479,8 @@ def _train_parser(sub):
     _arg(t, train, 'stem_pool', '--no-stem-pool')
     for n in ('seed', 'download', 'tensorboard'): _arg(t, train, n)
     _arg(t, train, 'compile_cache', '--no-compile-cache', action='store_const', const=False)
+    for n in ('teacher', 'alpha', 'temperature'): _arg(t, train, n)
+    _arg(t, train, 'trust', '--trust', '--trust-pickle')
     t.add_argument('--json', action='store_true', help='print one JSON object (no progress bars)')
     t.set_defaults(func=_train)
 

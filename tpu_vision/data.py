@@ -110,7 +110,7 @@ def _marker(dest):
 
 # %% ../nbs/01_data.ipynb #25d02637
 def _write_pngs(job, classes):
-    "Write a chunk of one split, `(folder, index of its first image, images, labels)`, as PNG files"
+    "Write `(folder, first index, images, labels)` as PNGs"
     d,lo,xs,ys = job
     for i,(x,y) in enumerate(zip(xs, ys), lo):
         Image.fromarray(x).save(Path(d)/classes[y]/f'{i:05d}.png', compress_level=1)

@@ -205,7 +205,13 @@ def fit_head(model:nn.Module, # the student
           f"its head was replaced by a new one of {c} (`reset_classifier({c})`)")
     return model
 
-# %% ../nbs/05_distill.ipynb #a6a41eee
+# %% ../nbs/05_distill.ipynb #aa5e9b86
+def _accelerator(cb, dls):
+    "The device of `cb`'s teacher, else of `dls`, if it is not the CPU (None: the CPU)"
+    ds = [_device_of(m) for m in cb.teacher_modules] + [getattr(dls, 'device', None)]
+    return next((torch.device(d) for d in ds if d is not None and torch.device(d).type != 'cpu'), None)
+
+# %% ../nbs/05_distill.ipynb #9d87bfbd
 class DistillLearner(Learner):
     "A `Learner` that trains `student` by distillation from `teacher`"
     def __init__(self, dls, student, # the student: a module, or a name / architecture for `make_model`
@@ -221,6 +227,7 @@ class DistillLearner(Learner):
             cb.teacher = make_model(teacher, _classes(dls), **(teacher_kwargs or {})).to(_device_of(student) or 'cpu')
         super().__init__(dls, student, **kwargs)
         self.add_cb(cb)
+        if (d := _accelerator(cb, dls)) is not None: self.to_tpu(get_backend(d.type))   # where the teacher is
 
 # %% ../nbs/05_distill.ipynb #b39d81c6
 @patch

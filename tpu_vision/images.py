@@ -90,7 +90,7 @@ def check_image(fn) -> str|None:
 def _ignore_sigint(): signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
 
 def _pool(n):
-    "A pool of `n` forked processes (spawned where fork is not) that leave Ctrl-C to this one"
+    "`n` forked workers that leave Ctrl-C to this process"
     ctx = mp.get_context('fork' if 'fork' in mp.get_all_start_methods() else None)
     return ProcessPoolExecutor(n, mp_context=ctx, initializer=_ignore_sigint)
 
