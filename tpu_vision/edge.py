@@ -16,7 +16,8 @@ import torch.nn.functional as F
 from torch.nn.modules.utils import _pair
 from fastcore.basics import patch
 from fastai.learner import Learner
-from .files import atomic_write, writable_out, file_sha256, sidecar, write_json, existing_file
+from .files import (atomic_write, writable_out, make_parent, file_sha256, sidecar, write_json,
+                             existing_file)
 from .formats import FORMATS, EXTRAS, MissingExtra, need, resolve
 _all_ = ['EXTRAS', 'MissingExtra', 'need', 'noise_stability']   # 06b_formats', 06g_quantize's: as before
 from .archs import cpu_model
@@ -61,7 +62,7 @@ def _clean_stale(fname):
 def _save_ir(om, man, fname) -> dict:
     "Write `om` as IR `fname` (.xml) + .bin, the .bin's sha256 in the manifest inside: the manifest"
     import openvino as ov
-    fname,b = writable_out(fname),writable_out(fname.with_suffix('.bin'))
+    fname,b = writable_out(make_parent(fname)),writable_out(fname.with_suffix('.bin'))   # the folder: made
     _clean_stale(fname)
     tok = uuid.uuid4().hex*2   # replaced by the .bin's sha256, once it is written
     om.set_rt_info(json.dumps({**man, 'openvino': {**man['openvino'], 'bin_sha256': tok}}), ['tpu_vision'])

@@ -13,9 +13,9 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 # %% auto #0
-__all__ = ['printable', 'tpu_vision_home', 'atomic_write', 'atomic_write_bytes', 'write_once', 'writable_out', 'write_out',
-           'sidecar', 'write_json', 'existing_file', 'LockHeld', 'lock_file', 'sha256_record', 'file_sha256',
-           'trust_key_file', 'UnsafeTrust', 'trust_key', 'trusted_dir', 'trust_sha256', 'trust_status',
+__all__ = ['printable', 'tpu_vision_home', 'make_parent', 'atomic_write', 'atomic_write_bytes', 'write_once', 'writable_out',
+           'write_out', 'sidecar', 'write_json', 'existing_file', 'LockHeld', 'lock_file', 'sha256_record',
+           'file_sha256', 'trust_key_file', 'UnsafeTrust', 'trust_key', 'trusted_dir', 'trust_sha256', 'trust_status',
            'sha256_trusted', 'trust_file', 'record_sha256', 'write_trusted']
 
 # %% ../nbs/00a_files.ipynb #83090c6e
@@ -49,17 +49,26 @@ def _unwritable(path, e):
     if e.errno in (errno.EEXIST, errno.ENOTDIR):
         return NotADirectoryError(f"cannot write {printable(path)}: {printable(d)} is a file, not a folder; "
                                   "pass a path in a folder")
+    if e.errno == errno.ENOENT:   # a folder that makes no files (/proc), or one removed meanwhile
+        return FileNotFoundError(f"cannot write {printable(path)}: the folder {printable(d)} takes no new files "
+                                 f"({e.strerror}); pass a path in a writable folder")
     return e
+
+# %% ../nbs/00a_files.ipynb #a88ccb2a
+def make_parent(path) -> Path:
+    "`path`, its folder made if missing"
+    path = Path(path)
+    try: path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise _unwritable(path, e) from None
+    return path
 
 # %% ../nbs/00a_files.ipynb #297dd696
 def atomic_write(path, # the file to write, or to replace whole
                  write, # `write(tmp)` writes the complete file to the path `tmp`
                 ) -> Path:
     "Write `path` whole or not at all: `write(tmp)`, `fsync`, rename"
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd,tmp = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.tmp', dir=path.parent)
+    path = make_parent(path)
+    try: fd,tmp = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.tmp', dir=path.parent)
     except OSError as e: raise _unwritable(path, e) from None
     tmp = Path(tmp)
     try:
