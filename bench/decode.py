@@ -63,6 +63,8 @@ def main():
     ap.add_argument('--folder', help='an image folder of your own instead')
     ap.add_argument('--out', default=str(ROOT/'bench'/'results'/'decode'))
     a = ap.parse_args()
+    sys.path.insert(0, str(ROOT/'bench')); from record import header, provenance
+    print(header(), flush=True)
     from tpu_vision.data import fashion_mnist
     folder = Path(a.folder) if a.folder else fashion_mnist(limit=a.n)
     res = {s: [] for s in SIDES}; sums = {}
@@ -75,7 +77,7 @@ def main():
                 print(f"round {r+1}/{a.rounds} {s:16} {o['secs']:6.2f} s  ({o['n']:,} images)", flush=True)
     assert len(set(sums.values())) == 1, f'the sides decoded different pixels: {sums}'
     n = o['n']; med = {s: statistics.median(v) for s,v in res.items()}
-    lines = [f"{n:,} images of {folder} at {a.size} px, {os.cpu_count()} cores, {a.rounds} rounds (median, min-max):", '',
+    lines = [header(), f"{n:,} images of {folder} at {a.size} px, {os.cpu_count()} cores, {a.rounds} rounds (median, min-max):", '',
              '| side | seconds | images/s | vs threads+check 1 |', '|---|---|---|---|']
     for s,v in res.items():
         lines.append(f"| {s} | {med[s]:.2f} ({min(v):.2f}-{max(v):.2f}) | {n/med[s]:,.0f} | "
@@ -85,7 +87,7 @@ def main():
               f"{per:,.0f} images/s, so 16 cores would give at most ~{16*per:,.0f}/s (if the disk keeps up)."]
     print('\n'.join(lines))
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out + '.json').write_text(json.dumps(dict(n=n, folder=str(folder), size=a.size, cores=os.cpu_count(),
+    Path(a.out + '.json').write_text(json.dumps(dict(provenance=provenance(), n=n, folder=str(folder), size=a.size, cores=os.cpu_count(),
                                                      seconds=res, median=med), indent=1))
     Path(a.out + '.log').write_text('\n'.join(lines) + '\n')
 
