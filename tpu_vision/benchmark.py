@@ -20,7 +20,8 @@ __all__ = ['variants', 'time_calls', 'run_env', 'benchmark_md', 'benchmark_repor
 
 # %% ../nbs/09c_benchmark.ipynb #0cf857ce
 from fastcore.basics import patch
-from .files import atomic_write
+from .files import atomic_write, make_parent
+from .portable import UntrustedPickle
 from .formats import FORMATS, MissingExtra, need, resolve, format_of
 from .export import export_model, recorded_calib, existing_file
 from .evaluate import evaluate
@@ -324,11 +325,19 @@ def _rows(src:Path, names:list, calib, trust, threads, ekw:dict, ref, bs, repeat
             for p in procs.values(): p.close()
     return list(rows.values())
 
+# %% ../nbs/09c_benchmark.ipynb #90e84b25
+def _reference(src:Path, trust:bool, threads):
+    "The model in `src`, which every row is compared with"
+    try: return _load(src, format_of(src), trust, threads)
+    except (UntrustedPickle, MissingExtra): raise   # their messages say what to do
+    except Exception as e: raise ValueError(f"{src}: not a model tpu-vision or fastai exported ({_one_line(e)}): "
+                                            "export it again, or train again") from None
+
 # %% ../nbs/09c_benchmark.ipynb #acbf5d70
 def _benchmark(src:Path, folder, names:list, calib, valid, bs, repeats, threads, trust, log) -> dict:
     "`benchmark`'s result, without its record"
     ekw = dict(folder=folder, valid=valid)
-    ref = evaluate(_load(src, format_of(src), trust, threads), **ekw)   # a wrong folder stops here, before any work
+    ref = evaluate(_reference(src, trust, threads), **ekw)   # a wrong folder stops here, before any work
     rows = _rows(src, names, _calib(src, folder, calib, log), trust, threads, ekw, ref, bs, repeats, log)
     return dict(model=str(src.absolute()), folder=str(Path(folder).absolute()), images=len(ref.targs), top1=ref.top(1),
                 config=dict(bs=bs, repeats=repeats, calib=None if calib is None else str(calib)), rows=rows)
@@ -354,6 +363,13 @@ def _write(res:dict, out:Path):
     atomic_write(out/'benchmark.json', lambda p: Path(p).write_text(json.dumps(res, indent=1, default=str)))
     atomic_write(out/'benchmark.md', lambda p: Path(p).write_text(benchmark_report(res)))
 
+# %% ../nbs/09c_benchmark.ipynb #f5a7a681
+def _out_dir(out) -> Path|None:
+    "Folder `out`, made if missing"
+    if out is None: return None
+    try: return make_parent(Path(out)/'benchmark.json').parent
+    except OSError as e: raise ValueError(str(e)) from None
+
 # %% ../nbs/09c_benchmark.ipynb #db1ee5e6
 def benchmark(model, # a .pkl from `tpu-vision train` or `learn.export()`, or a .safetensors
               folder, # a dataset's folder (its `valid/` is scored), or a folder of class folders
@@ -373,10 +389,12 @@ def benchmark(model, # a .pkl from `tpu-vision train` or `learn.export()`, or a 
     src,names = existing_file(model, 'give the .pkl of `tpu-vision train` or `learn.export()`'),list(variants())
     if bad := [n for n in (formats or []) if n not in names]: raise ValueError(f"formats {bad}: use {', '.join(names)}")
     if repeats < 1 or bs < 1: raise ValueError(f"repeats={repeats}, bs={bs}: at least 1 each")
+    if threads is not None and threads < 1: raise ValueError(f"threads={threads}: at least 1 (None: the runtime's)")
+    out = _out_dir(out)
     env,old = run_env(command, threads),torch.get_num_threads(); torch.set_num_threads(threads or old)
     try: res = _benchmark(src, folder, formats or names, calib, valid, bs, repeats, threads, trust, log)
     finally: torch.set_num_threads(old)
     res.update(below_floor=_below(res['rows'], floor), env=env)
     res['config']['floor'] = floor
-    if out is not None: _write(res, Path(out))
+    if out is not None: _write(res, out)
     return res

@@ -415,6 +415,7 @@ def _benchmark(a):
     from shlex import join
     from tpu_vision.benchmark import benchmark, benchmark_md
     if a.floor is not None and not 0 <= a.floor: raise UsageError(f"--floor {a.floor}: a share of images, e.g. 0.97")
+    if a.threads < 0: raise UsageError(f"--threads {a.threads}: at least 1, or 0 for each runtime's own choice")
     log = lambda l: print(esc(l), file=sys.stderr, flush=True)
     r = benchmark(a.model, check_folder(a.folder), out=a.out, formats=a.formats.split(',') if a.formats else None,
                   calib=a.calib, valid=a.valid, bs=a.bs, repeats=a.repeats, threads=a.threads or None, floor=a.floor,
@@ -513,8 +514,15 @@ def _save_plot(ev, fn):
     ev.plot_confusion_matrix(); atomic_write(fn, lambda p: plt.savefig(p, format='png', bbox_inches='tight'))
     plt.close('all')
 
+# %% ../nbs/10_cli.ipynb #f4a4ddb6
+def _check_plot(fn):
+    "A `UsageError` if `--plot` `fn` is a folder"
+    if fn is not None and Path(fn).is_dir(): raise UsageError(f"--plot {fn}: is a folder; give the .png file to write, "
+                                                              f"e.g. --plot {Path(fn)/'confusion.png'}")
+
 # %% ../nbs/10_cli.ipynb #2e8f2b4e
 def _val(a):
+    _check_plot(a.plot)
     ev = val(a.model, a.folder, a.valid, a.bs, a.trust_pickle)
     if a.plot: _save_plot(ev, a.plot)
     if a.json: print(utf8_dumps(dict(model=str(Path(a.model).absolute()), **ev.to_dict()))); return 0

@@ -96,6 +96,14 @@ def _outs_ok(out:Path, f:Format) -> Path:
     for o in (out, sidecar(out), sha256_record(out), *(out.with_suffix(s) for s in f.beside)): writable_out(o)
     return out
 
+# %% ../nbs/06_export.ipynb #251d8184
+def _named(out:Path, f:Format) -> Path:
+    "`out` if format `f` is the one its name says (`format_of`)"
+    if format_of(out) is f: return out
+    stem = out.name[:-len(g.suffix)] if (g := format_of(out)) else out.name
+    raise ValueError(f"{out}: the name must end in {f.suffix} for format {f.name} (how tpu-vision tells formats apart);"
+                     f" give e.g. {out.with_name(stem + f.out)}")
+
 # %% ../nbs/06_export.ipynb #b994adc7
 def _convert(src:Path, f:Format, out:Path, calib, method, trust) -> Path:
     "Write the model in exported file `src` as format `f` to `out`"
@@ -130,6 +138,6 @@ def export_model(model_path, # a .pkl written by `learn.export()`, or a .safeten
         raise ValueError(f"{src} -> {format}: a .safetensors file holds the weights and the manifest, not fastai's "
                          "DataLoaders and transforms; export the .pkl from the Learner itself (`learn.export()`)")
     dflt = src.with_name(src.stem + ('.int8' if int8 and f.int8 else '') + f.out)
-    out = _outs_ok(Path(out) if out is not None else dflt, f)
+    out = _named(_outs_ok(Path(out) if out is not None else dflt, f), f)
     if f.extra: need(f.extra, f'{format} export')
     return _convert(src, f, out, calib, method, trust)
