@@ -134,30 +134,32 @@ def train(folder='sample', # ImageNet-style folder (train/<class>/*, valid/<clas
           trust:bool=False, # load a `teacher` .pkl that this machine did not export (it runs the file's code)
          ) -> dict:
     "Train `arch` on `folder`, export it to `out`; the summary"
-    args,t0 = dict(locals()),time.time()   # the arguments, for run.json
+    args,t0,ph = dict(locals()),time.time(),Phases()   # the arguments, for run.json; the seconds of each phase
     import tpu_vision.learner  # `to_tpu(devices=, precision=)`
     from tpu_vision.export import export_learner   # atomic, portable, its sha256 recorded
-    arch_fn,n,path = check_run(folder, arch, epochs, bs, size, lr, device, devices, stem_pool, download)
+    ph('start'); arch_fn,n,path = check_run(folder, arch, epochs, bs, size, lr, device, devices, stem_pool, download)
     from tpu_vision.parallel import ddp_ctx   # fastai's DDP (07_parallel)
     procs = ddp_procs(n, device)   # n: this is one of n DDP processes
     tl,tsha = _load_teacher(teacher, trust, alpha, temperature, n) if teacher else (None, None)
+    ph('checks')
     with _run_dir(out, procs) as (out, log, main):
         _seed(seed)
         learn = _learner(path, cache, arch=arch_fn, size=size, bs=bs // procs, aug=aug, pretrained=pretrained,
-                         verbose=not quiet and main, stem_pool=stem_pool, seed=seed)
+                         verbose=not quiet and main, stem_pool=stem_pool, seed=seed); ph('data')
         if tl is not None: _add_teacher(learn, tl, teacher, alpha, temperature)   # moved by `to_tpu` with the student
         learn = learn.to_tpu(None if device == 'auto' else device, devices=n // procs, precision=precision,
-                             compile_cache=compile_cache); _seed(seed, learn)
+                             compile_cache=compile_cache); _seed(seed, learn); ph('to_tpu')
         cbs = ([] if n > 1 else [log]) + ([tensorboard_cb(out, args)] if tensorboard and main else [])
         with ddp_ctx(learn) if procs > 1 else nullcontext():
-            _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars, cbs)
+            _fit(learn, epochs, lr, pretrained, quiet, sys.stdout.isatty() if bars is None else bars, cbs); ph('fit')
             res = dict(run_summary(learn, procs), epochs=epochs, arch=arch, size=size, bs=bs, seed=seed, export=None)
             if tl is not None: res['teacher'] = dict(file=str(Path(teacher).absolute()), sha256=tsha)
             learn.to_cpu()
             if not res['diverged']: res['export'] = str(out.absolute()/'model.pkl')
             if main and res['export']: export_learner(learn, res['export'])   # the others wait for it (`ddp_ctx`)
-            res = dict(res, wall_seconds=round(time.time()-t0, 1))
-            return dict(res, records=write_records(learn, out, args, res, log) if main and res['export'] else None)
+            ph('export'); res = dict(res, wall_seconds=round(time.time()-t0, 1), phases=ph.secs)
+            res = dict(res, records=write_records(learn, out, args, res, log) if main and res['export'] else None)
+            ph('records'); return res
 
 # %% ../nbs/10_cli.ipynb #a6b59bf4
 def _mtime(p): return p.stat().st_mtime_ns if p.exists() else None

@@ -15,7 +15,7 @@ from .recipe import versions
 
 # %% auto #0
 __all__ = ['one_line', 'EpochLines', 'epoch_lines', 'esc', 'utf8_dumps', 'EscLines', 'not_utf8', 'run_summary', 'history_log',
-           'history_csv', 'plot_history', 'jsonable', 'write_records', 'tensorboard_cb', 'print_summary']
+           'history_csv', 'plot_history', 'jsonable', 'write_records', 'tensorboard_cb', 'Phases', 'print_summary']
 
 # %% ../nbs/10b_reporting.ipynb #9ea037c2
 def one_line(e) -> str:
@@ -167,6 +167,13 @@ def tensorboard_cb(out, # the run folder
     d = Path(out).absolute()/'tensorboard'/f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{os.getpid()}"
     return TensorBoardCallback(str(d), hparams={k:v for k,v in hparams.items() if isinstance(v, (int, float, str))})
 
+# %% ../nbs/10b_reporting.ipynb #933f95e1
+class Phases:
+    "Seconds spent in each named phase of a run, in order"
+    def __init__(self): self.t,self.secs = time.perf_counter(),{}
+    def __call__(self, name:str): # the phase that ends now
+        t = time.perf_counter(); self.secs[name] = round(self.secs.get(name, 0) + t - self.t, 3); self.t = t
+
 # %% ../nbs/10b_reporting.ipynb #626682e6
 def print_summary(r):
     "Print the summary `r` of a run (`train`'s), in words"
@@ -175,3 +182,4 @@ def print_summary(r):
           f"compilations per epoch {r['compiles_per_epoch']}, "
           f"device→host transfers per epoch {r['to_host_per_epoch']}")
     print(f"exported to {esc(r['export'])}, with history.csv, history.png and run.json beside it")
+    if r.get('phases'): print('seconds: ' + ', '.join(f'{k} {v:.1f}' for k,v in r['phases'].items()))
