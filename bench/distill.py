@@ -2,7 +2,8 @@
 """Does distillation pay? A student alone against the same student distilled, on a Fashion-MNIST subset, several seeds.
 
     python bench/distill.py teacher   # train the teacher once: bench/results/distill/teacher.pt (+ its logits)
-    python bench/distill.py tune      # alpha x temperature grid on a held-out split OF THE TRAINING SET
+    python bench/distill.py tune [--arms alone distilled --alpha 0.5 --temperature 4]   # alpha x temperature grid
+                                      # (CFG's, or these) on a held-out split OF THE TRAINING SET
     python bench/distill.py seeds --arm alone|distilled [--seeds 0 1 2]   # the compared runs, on train/valid
     python bench/distill.py cost      # seconds per epoch: alone, teacher in the step, cached logits (eager CPU)
     PJRT_DEVICE=CPU python bench/distill.py cost --xla   # the same on the XLA device: compilations, transfers
@@ -135,14 +136,15 @@ def do_teacher(a):
 def do_tune(a):
     "The grid (and the student alone) trained on the tuning split's fit part, scored on its held-out part"
     fit_i,hold_i = tune_splits(); t0 = time.perf_counter(); rows = []
-    grid = [(al, T) for al in CFG['grid']['alpha'] for T in CFG['grid']['temperature']]
+    grid = [(al, T) for al in a.alpha or CFG['grid']['alpha'] for T in a.temperature or CFG['grid']['temperature']]
     cfgs = [('alone', None, None)]*('alone' in a.arms) + [('distilled', al, T) for al,T in grid]*('distilled' in a.arms)
     lg = teacher_logits(load_teacher(), fit_i) if 'distilled' in a.arms else None
     for arm,al,T in cfgs:
         dls = dls_of(fit_i, hold_i, CFG['tune_seed'])
         r = fit(student(CFG['tune_seed'], dls, arm, al, T, lg), CFG['epochs'], CFG['lr'])
         rows.append(dict(arm=arm, alpha=al, temperature=T, **r)); print(rows[-1], flush=True)
-    save(f"tune_{'_'.join(a.arms)}", dict(n_fit=len(fit_i), n_held_out=len(hold_i), rows=rows,
+    part = '_'.join(a.arms + [f'a{al}' for al in a.alpha or []] + [f'T{T}' for T in a.temperature or []])
+    save(f"tune_{part}", dict(n_fit=len(fit_i), n_held_out=len(hold_i), rows=rows,
                                           wall_s=round(time.perf_counter()-t0, 1)))
 
 def chosen():
@@ -171,7 +173,7 @@ def do_cost(a):
         dls = dls_of(trn, val[:512], 0)
         l = student(0, dls, arm, 0.5, 4.0, cache=cache, teacher=teacher)
         if a.xla and arm == 'alone': l = l.to_tpu('xla')
-        r = fit(l, a.epochs, CFG['lr'])
+        r = fit(l, a.epochs, CFG['lr'], valid_last=False)   # TPUCallback.after_validate needs its before_validate
         c = [dict(compiles=o['compiles'], to_host=o['to_host'], executions=o['executions']) for o in getattr(l, 'counters', [])]
         rows.append(dict(arm=arm if arm == 'alone' else f"distilled, {'cached logits' if cache else 'teacher in the step'}",
                          device=dev, n_train=len(trn), counters=c, **r)); print(rows[-1], flush=True)
@@ -203,8 +205,9 @@ if __name__ == '__main__':
     p = argparse.ArgumentParser(); p.add_argument('step', choices=['teacher', 'tune', 'seeds', 'cost', 'report'])
     p.add_argument('--arm', default='alone'); p.add_argument('--arms', nargs='+', default=['alone', 'distilled'])
     p.add_argument('--seeds', nargs='+', type=int, default=[0, 1, 2])
+    p.add_argument('--alpha', nargs='+', type=float); p.add_argument('--temperature', nargs='+', type=float)
     p.add_argument('--xla', action='store_true'); p.add_argument('--n', type=int, default=2048)
-    p.add_argument('--epochs', type=int, default=2)
+    p.add_argument('--epochs', type=int, default=3)
     a = p.parse_args()
     from record import header; print(header(), flush=True)
     globals()[f'do_{a.step}'](a)

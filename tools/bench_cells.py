@@ -104,7 +104,12 @@ def render_log(path) -> str:
     return '\n'.join([f'<!-- log: {path} -->', f"`{lines[0].lstrip('# ')}`:", '', *table])
 
 def _pct(v): return f"{100*v:.2f} %"
-def _steady(c): return f"{c[-1]['compiles']} / {c[-1]['to_host']}" if c else '-'
+def _steady(c):
+    "Compilations (summed) / device→host transfers (per epoch) of the epochs after the first"
+    if len(c) < 2: return '-'
+    h = sorted({o['to_host'] for o in c[1:]})
+    return f"{sum(o['compiles'] for o in c[1:])} / {'-'.join(map(str, h))}"
+def _med(v): v = sorted(v); return v[len(v)//2] if len(v) % 2 else (v[len(v)//2-1]+v[len(v)//2])/2
 
 def render_distill(path) -> str:
     "The cell for bench/distill.py's report at `path`: the runs per seed, the gain, the tuning grid, the cost"
@@ -140,14 +145,15 @@ def render_distill(path) -> str:
                    f"{o['temperature'] if o['temperature'] is not None else '-'} | {_pct(o['accuracy'])} |")
     cost = [o for k,p in P.items() if k.startswith('cost_') for o in p['rows']]
     if cost:
-        out += ['', 'The cost: seconds per training epoch (the last, steady one) on '
-                f"{cost[0]['n_train']:,} training images; on the XLA device, compilations / device→host transfers in "
-                'that epoch:', '', '| student | device | seconds per epoch | × alone | compilations / transfers |',
+        out += ['', f"The cost: seconds per training epoch on {cost[0]['n_train']:,} training images, the median of the "
+                f"epochs after the first ({len(cost[0]['epoch_s'])-1} each; the first compiles, and fills the cache); "
+                'on the XLA device, the compilations (all steady epochs together) and device→host transfers (per '
+                'epoch) of those epochs:', '', '| student | device | seconds per epoch | × alone | compilations / transfers |',
                 '|---|---|---|---|---|']
         for o in cost:
-            base = next(b for b in cost if b['device'] == o['device'] and b['arm'] == 'alone')
-            out.append(f"| {o['arm']} | {DEVICES.get(o['device'], o['device'])} | {o['epoch_s'][-1]:.1f} | "
-                       f"{o['epoch_s'][-1]/base['epoch_s'][-1]:.2f} | {_steady(o['counters'])} |")
+            base = _med(next(b for b in cost if b['device'] == o['device'] and b['arm'] == 'alone')['epoch_s'][1:])
+            out.append(f"| {o['arm']} | {DEVICES.get(o['device'], o['device'])} | {_med(o['epoch_s'][1:]):.1f} | "
+                       f"{_med(o['epoch_s'][1:])/base:.2f} | {_steady(o['counters'])} |")
     out += ['', 'Commands (each writes a part of the report; wall time of the whole step):', '']
     out += [f"- `{p['provenance']['command']}`: {p['wall_s']:.0f} s" for k,p in P.items()]
     return '\n'.join(out)
