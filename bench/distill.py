@@ -4,7 +4,8 @@
     python bench/distill.py teacher   # train the teacher once: bench/results/distill/teacher.pt (+ its logits)
     python bench/distill.py tune [--arms alone distilled --alpha 0.5 --temperature 4]   # alpha x temperature grid
                                       # (CFG's, or these) on a held-out split OF THE TRAINING SET
-    python bench/distill.py seeds --arm alone|distilled [--seeds 0 1 2]   # the compared runs, on train/valid
+    python bench/distill.py seeds --arm alone|distilled [--seeds 0 1 2] [--n-student N]   # the compared runs on
+                                      # train (its first N images) / valid
     python bench/distill.py cost      # seconds per epoch: alone, teacher in the step, cached logits (eager CPU)
     PJRT_DEVICE=CPU python bench/distill.py cost --xla   # the same on the XLA device: compilations, transfers
     python bench/distill.py report    # merge the parts into bench/results/distill.json
@@ -153,13 +154,15 @@ def chosen():
     best = max(rows, key=lambda r: r['accuracy']); return best['alpha'],best['temperature']
 
 def do_seeds(a):
-    trn,val = splits(); t0 = time.perf_counter(); rows = []
+    "Student alone or distilled, for each seed, on the first `--n-student` training images (default: all N_TRAIN)"
+    trn,val = splits(); trn = trn[:a.n_student]; t0 = time.perf_counter(); rows = []
     al,T = chosen() if a.arm == 'distilled' else (None, None)
     lg = teacher_logits(load_teacher(), trn) if a.arm == 'distilled' else None
     for s in a.seeds:
         r = fit(student(s, dls_of(trn, val, s), a.arm, al, T, lg), CFG['epochs'], CFG['lr'])
-        rows.append(dict(arm=a.arm, seed=s, alpha=al, temperature=T, **r)); print(rows[-1], flush=True)
-    save(f"seeds_{a.arm}_{'_'.join(map(str, a.seeds))}", dict(rows=rows, wall_s=round(time.perf_counter()-t0, 1)))
+        rows.append(dict(arm=a.arm, seed=s, alpha=al, temperature=T, n_train=len(trn), **r)); print(rows[-1], flush=True)
+    n = f'_n{a.n_student}' if a.n_student else ''
+    save(f"seeds_{a.arm}{n}_{'_'.join(map(str, a.seeds))}", dict(rows=rows, wall_s=round(time.perf_counter()-t0, 1)))
 
 def do_cost(a):
     "Seconds per training epoch of the student alone, with the teacher in the step, with cached logits"
@@ -181,20 +184,26 @@ def do_cost(a):
         if a.xla: teacher.to(get_backend('xla').device)
     save(f'cost_{dev}', dict(rows=rows, wall_s=round(time.perf_counter()-t0, 1)))
 
+def gain_of(rows):
+    "Mean and standard error of the per-seed differences distilled - alone (accuracy) in `rows`"
+    by = {(r['arm'], r['seed']): r for r in rows}
+    pairs = sorted(s for arm,s in by if arm == 'alone' and ('distilled', s) in by)
+    d = np.array([by['distilled', s]['accuracy']-by['alone', s]['accuracy'] for s in pairs])
+    return dict(seeds=pairs, mean=float(d.mean()) if len(d) else None,
+                se=float(d.std(ddof=1)/np.sqrt(len(d))) if len(d) > 1 else None, diffs=d.tolist())
+
 def do_report(a):
     parts = {f.stem: json.loads(f.read_text()) for f in sorted(OUT.glob('*.json'))}
     seeds = [r for k,p in parts.items() if k.startswith('seeds_') for r in p['rows']]
-    by = {(r['arm'], r['seed']): r for r in seeds}
-    pairs = sorted(s for arm,s in by if arm == 'alone' and ('distilled', s) in by)
-    d = np.array([by['distilled', s]['accuracy']-by['alone', s]['accuracy'] for s in pairs])
-    gain = dict(seeds=pairs, mean=float(d.mean()) if len(d) else None,
-                se=float(d.std(ddof=1)/np.sqrt(len(d))) if len(d) > 1 else None, diffs=d.tolist())
+    ns = sorted({r.get('n_train', N_TRAIN) for r in seeds})
+    gains = {n: gain_of([r for r in seeds if r.get('n_train', N_TRAIN) == n]) for n in ns}
+    gain = gains.get(N_TRAIN, gain_of([]))
     al,T = chosen() if any(k.startswith('tune_') for k in parts) else (None, None)
     from record import provenance
     res = dict(provenance=provenance(), config=dict(CFG, n_train=N_TRAIN, n_valid=N_VALID, student=STUDENT, teacher=TEACHER,
                            student_params=n_params(cnn(STUDENT)), teacher_params=n_params(cnn(TEACHER))),
                chosen=dict(alpha=al, temperature=T, on='held-out split of the training set (tuning_split)'),
-               gain=gain, parts=parts)
+               gain=gain, gains_by_n_train=gains, parts=parts)
     (ROOT/'bench/results/distill.json').write_text(json.dumps(res, indent=1))
     from record import header   # the log: this command, then each part's log
     logs = [f.read_text() for f in sorted(OUT.glob('*.log'))]
@@ -207,7 +216,7 @@ if __name__ == '__main__':
     p.add_argument('--seeds', nargs='+', type=int, default=[0, 1, 2])
     p.add_argument('--alpha', nargs='+', type=float); p.add_argument('--temperature', nargs='+', type=float)
     p.add_argument('--xla', action='store_true'); p.add_argument('--n', type=int, default=2048)
-    p.add_argument('--epochs', type=int, default=3)
+    p.add_argument('--epochs', type=int, default=3); p.add_argument('--n-student', type=int)
     a = p.parse_args()
     from record import header; print(header(), flush=True)
     globals()[f'do_{a.step}'](a)

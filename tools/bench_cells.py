@@ -114,7 +114,8 @@ def _med(v): v = sorted(v); return v[len(v)//2] if len(v) % 2 else (v[len(v)//2-
 def render_distill(path) -> str:
     "The cell for bench/distill.py's report at `path`: the runs per seed, the gain, the tuning grid, the cost"
     r = json.loads((ROOT/path).read_text()); c,g,P = r['config'],r['gain'],r['parts']
-    rows = {(o['arm'], o['seed']): o for k,p in P.items() if k.startswith('seeds_') for o in p['rows']}
+    seeds = [o for k,p in P.items() if k.startswith('seeds_') for o in p['rows']]
+    rows = {(o['arm'], o['seed']): o for o in seeds if o.get('n_train', c['n_train']) == c['n_train']}
     t = P['teacher']['teacher']
     out = [f'<!-- distill: {path} -->', f"{_said(r['provenance'])}, from the parts' commands below:", '',
            f"Fashion-MNIST, {c['n_train']:,} training images (the first of the training file), accuracy on "
@@ -133,6 +134,16 @@ def render_distill(path) -> str:
     if g['se'] is not None:
         out.append(f"| **mean gain** | | | **{100*g['mean']:+.2f} ± {100*g['se']:.2f}** "
                    f"({g['mean']/g['se'] if g['se'] else float('nan'):.1f} standard errors, {len(g['seeds'])} seeds) | |")
+    less = {int(n): v for n,v in r.get('gains_by_n_train', {}).items() if int(n) != c['n_train'] and v['se'] is not None}
+    if less:
+        out += ['', "With less data for the student (its first images of the same training set; the same teacher, "
+                "`alpha` and `temperature`, epochs, batch, lr):", '',
+                '| student\'s training images | alone (mean) | distilled (mean) | gain (points) | seeds |', '|---|---|---|---|---|']
+        for n,v in sorted(less.items()):
+            m = lambda arm: sum(o['accuracy'] for o in seeds if o['arm'] == arm and o.get('n_train') == n
+                                and o['seed'] in v['seeds'])/len(v['seeds'])
+            out.append(f"| {n:,} | {_pct(m('alone'))} | {_pct(m('distilled'))} | {100*v['mean']:+.2f} ± "
+                       f"{100*v['se']:.2f} | {len(v['seeds'])} |")
     tune = [o for k,p in P.items() if k.startswith('tune_') for o in p['rows']]
     tp = next(p for k,p in P.items() if k.startswith('tune_'))
     out += ['', f"`alpha` and `temperature` chosen on a held-out split of the training set (`tuning_split`: "
