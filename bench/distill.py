@@ -4,8 +4,8 @@
     python bench/distill.py teacher   # train the teacher once: bench/results/distill/teacher.pt (+ its logits)
     python bench/distill.py tune [--arms alone distilled --alpha 0.5 --temperature 4]   # alpha x temperature grid
                                       # (CFG's, or these) on a held-out split OF THE TRAINING SET
-    python bench/distill.py seeds --arm alone|distilled [--seeds 0 1 2] [--n-student N]   # the compared runs on
-                                      # train (its first N images) / valid
+    python bench/distill.py seeds --arm alone|distilled [--seeds 0 1 2] [--n-student N --epochs E]   # the compared
+                                      # runs on train (its first N images) / valid
     python bench/distill.py cost      # seconds per epoch: alone, teacher in the step, cached logits (eager CPU)
     PJRT_DEVICE=CPU python bench/distill.py cost --xla   # the same on the XLA device: compilations, transfers
     python bench/distill.py report    # merge the parts into bench/results/distill.json
@@ -159,8 +159,8 @@ def do_seeds(a):
     al,T = chosen() if a.arm == 'distilled' else (None, None)
     lg = teacher_logits(load_teacher(), trn) if a.arm == 'distilled' else None
     for s in a.seeds:
-        r = fit(student(s, dls_of(trn, val, s), a.arm, al, T, lg), CFG['epochs'], CFG['lr'])
-        rows.append(dict(arm=a.arm, seed=s, alpha=al, temperature=T, n_train=len(trn), **r)); print(rows[-1], flush=True)
+        r = fit(student(s, dls_of(trn, val, s), a.arm, al, T, lg), a.epochs or CFG['epochs'], CFG['lr'])
+        rows.append(dict(arm=a.arm, seed=s, alpha=al, temperature=T, n_train=len(trn), epochs=a.epochs or CFG['epochs'], **r)); print(rows[-1], flush=True)
     n = f'_n{a.n_student}' if a.n_student else ''
     save(f"seeds_{a.arm}{n}_{'_'.join(map(str, a.seeds))}", dict(rows=rows, wall_s=round(time.perf_counter()-t0, 1)))
 
@@ -176,7 +176,7 @@ def do_cost(a):
         dls = dls_of(trn, val[:512], 0)
         l = student(0, dls, arm, 0.5, 4.0, cache=cache, teacher=teacher)
         if a.xla and arm == 'alone': l = l.to_tpu('xla')
-        r = fit(l, a.epochs, CFG['lr'], valid_last=False)   # TPUCallback.after_validate needs its before_validate
+        r = fit(l, a.epochs or 3, CFG['lr'], valid_last=False)   # TPUCallback.after_validate needs its before_validate
         c = [dict(compiles=o['compiles'], to_host=o['to_host'], executions=o['executions']) for o in getattr(l, 'counters', [])]
         rows.append(dict(arm=arm if arm == 'alone' else f"distilled, {'cached logits' if cache else 'teacher in the step'}",
                          device=dev, n_train=len(trn), counters=c, **r)); print(rows[-1], flush=True)
@@ -216,7 +216,7 @@ if __name__ == '__main__':
     p.add_argument('--seeds', nargs='+', type=int, default=[0, 1, 2])
     p.add_argument('--alpha', nargs='+', type=float); p.add_argument('--temperature', nargs='+', type=float)
     p.add_argument('--xla', action='store_true'); p.add_argument('--n', type=int, default=2048)
-    p.add_argument('--epochs', type=int, default=3); p.add_argument('--n-student', type=int)
+    p.add_argument('--epochs', type=int); p.add_argument('--n-student', type=int)
     a = p.parse_args()
     from record import header; print(header(), flush=True)
     globals()[f'do_{a.step}'](a)
