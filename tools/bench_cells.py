@@ -137,12 +137,14 @@ def render_distill(path) -> str:
     less = {int(n): v for n,v in r.get('gains_by_n_train', {}).items() if int(n) != c['n_train'] and v['se'] is not None}
     if less:
         out += ['', "With less data for the student (its first images of the same training set; the same teacher, "
-                "`alpha` and `temperature`, epochs, batch, lr):", '',
-                '| student\'s training images | alone (mean) | distilled (mean) | gain (points) | seeds |', '|---|---|---|---|---|']
+                "`alpha` and `temperature`, batch and lr; more epochs, about the same number of steps):", '',
+                '| student\'s training images | epochs | alone (mean) | distilled (mean) | gain (points) | seeds |',
+                '|---|---|---|---|---|---|']
         for n,v in sorted(less.items()):
             m = lambda arm: sum(o['accuracy'] for o in seeds if o['arm'] == arm and o.get('n_train') == n
                                 and o['seed'] in v['seeds'])/len(v['seeds'])
-            out.append(f"| {n:,} | {_pct(m('alone'))} | {_pct(m('distilled'))} | {100*v['mean']:+.2f} ± "
+            ep = next(o.get('epochs', c['epochs']) for o in seeds if o.get('n_train') == n)
+            out.append(f"| {n:,} | {ep} | {_pct(m('alone'))} | {_pct(m('distilled'))} | {100*v['mean']:+.2f} ± "
                        f"{100*v['se']:.2f} | {len(v['seeds'])} |")
     tune = [o for k,p in P.items() if k.startswith('tune_') for o in p['rows']]
     tp = next(p for k,p in P.items() if k.startswith('tune_'))
