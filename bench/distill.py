@@ -159,8 +159,9 @@ def do_seeds(a):
     al,T = chosen() if a.arm == 'distilled' else (None, None)
     lg = teacher_logits(load_teacher(), trn) if a.arm == 'distilled' else None
     for s in a.seeds:
-        r = fit(student(s, dls_of(trn, val, s), a.arm, al, T, lg), a.epochs or CFG['epochs'], CFG['lr'])
-        rows.append(dict(arm=a.arm, seed=s, alpha=al, temperature=T, n_train=len(trn), epochs=a.epochs or CFG['epochs'], **r)); print(rows[-1], flush=True)
+        ep = a.epochs or CFG['epochs']
+        r = fit(student(s, dls_of(trn, val, s), a.arm, al, T, lg), ep, CFG['lr'])
+        rows.append(dict(arm=a.arm, seed=s, alpha=al, temperature=T, n_train=len(trn), epochs=ep, **r)); print(rows[-1], flush=True)
     n = f'_n{a.n_student}' if a.n_student else ''
     save(f"seeds_{a.arm}{n}_{'_'.join(map(str, a.seeds))}", dict(rows=rows, wall_s=round(time.perf_counter()-t0, 1)))
 
