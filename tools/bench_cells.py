@@ -19,6 +19,9 @@ A cell that starts with `<!-- log: PATH -->` holds the first markdown table that
 log's first line (its command: `bench/record.py`'s `header()`, or the note that says how it ran), for the scripts
 that print their table rather than write a JSON (bench/spmd_bench.py, bench/compile_budget.py).
 
+A cell that starts with `<!-- distill: PATH -->` holds bench/distill.py's report (05_distill): the student alone
+against the same student distilled, per seed, the mean gain and its standard error, the tuning grid and the cost.
+
 A cell that starts with `<!-- e2e: PATH [PATH ...] -->` holds the table of bench/e2e.py's JSON files at those PATHs (its
 `--json`): one row per side of each file, in the files' order, with the command that measured each file under it.
 """
@@ -27,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-MARK = re.compile(r'<!-- (bench|benchmark|e2e|levers|optim|log): ([^>]+?) -->')
+MARK = re.compile(r'<!-- (bench|benchmark|e2e|levers|optim|log|distill): ([^>]+?) -->')
 
 def render_benchmark(path) -> str:
     "The cell for the benchmark.json (or edge.json of runs) at `path`: its marker line, then each run's report"
@@ -100,8 +103,76 @@ def render_log(path) -> str:
     table = lines[start:next((i for i in range(start, len(lines)) if not lines[i].startswith('|')), len(lines))]
     return '\n'.join([f'<!-- log: {path} -->', f"`{lines[0].lstrip('# ')}`:", '', *table])
 
+def _pct(v): return f"{100*v:.2f} %"
+def _steady(c):
+    "Compilations (summed) / device→host transfers (per epoch) of the epochs after the first"
+    if len(c) < 2: return '-'
+    h = sorted({o['to_host'] for o in c[1:]})
+    return f"{sum(o['compiles'] for o in c[1:])} / {'-'.join(map(str, h))}"
+def _med(v): v = sorted(v); return v[len(v)//2] if len(v) % 2 else (v[len(v)//2-1]+v[len(v)//2])/2
+
+def render_distill(path) -> str:
+    "The cell for bench/distill.py's report at `path`: the runs per seed, the gain, the tuning grid, the cost"
+    r = json.loads((ROOT/path).read_text()); c,g,P = r['config'],r['gain'],r['parts']
+    seeds = [o for k,p in P.items() if k.startswith('seeds_') for o in p['rows']]
+    rows = {(o['arm'], o['seed']): o for o in seeds if o.get('n_train', c['n_train']) == c['n_train']}
+    t = P['teacher']['teacher']
+    out = [f'<!-- distill: {path} -->', f"{_said(r['provenance'])}, from the parts' commands below:", '',
+           f"Fashion-MNIST, {c['n_train']:,} training images (the first of the training file), accuracy on "
+           f"{c['n_valid']:,} validation images (the first of the test file); 28 px, no augmentation; eager CPU, "
+           f"float32. Student: CNN {'-'.join(map(str, c['student']))} ({c['student_params']:,} parameters); teacher: "
+           f"CNN {'-'.join(map(str, c['teacher']))} ({c['teacher_params']:,} parameters, {t['epochs']} epochs, "
+           f"{_pct(t['accuracy'])} validation accuracy, trained once in {t['wall_s']:.0f} s). Both arms: "
+           f"`fit_one_cycle({c['epochs']}, {c['lr']})`, batch {c['bs']}, the same seed for both (same initial "
+           f"weights, same batches). Distilled: `alpha={r['chosen']['alpha']}, temperature={r['chosen']['temperature']}`"
+           f", cached teacher logits.", '',
+           '| seed | student alone | distilled | gain (points) | seconds alone / distilled |', '|---|---|---|---|---|']
+    for s in g['seeds']:
+        a,d = rows['alone', s],rows['distilled', s]
+        out.append(f"| {s} | {_pct(a['accuracy'])} | {_pct(d['accuracy'])} | {100*(d['accuracy']-a['accuracy']):+.2f} | "
+                   f"{a['wall_s']:.0f} / {d['wall_s']:.0f} |")
+    if g['se'] is not None:
+        out.append(f"| **mean gain** | | | **{100*g['mean']:+.2f} ± {100*g['se']:.2f}** "
+                   f"({g['mean']/g['se'] if g['se'] else float('nan'):.1f} standard errors, {len(g['seeds'])} seeds) | |")
+    less = {int(n): v for n,v in r.get('gains_by_n_train', {}).items() if int(n) != c['n_train'] and v['se'] is not None}
+    if less:
+        out += ['', "With less data for the student (its first images of the same training set; the same teacher, "
+                "`alpha` and `temperature`, batch and lr; more epochs, about the same number of steps):", '',
+                '| student\'s training images | epochs | alone (mean) | distilled (mean) | gain (points) | seeds |',
+                '|---|---|---|---|---|---|']
+        for n,v in sorted(less.items()):
+            m = lambda arm: sum(o['accuracy'] for o in seeds if o['arm'] == arm and o.get('n_train') == n
+                                and o['seed'] in v['seeds'])/len(v['seeds'])
+            ep = next(o.get('epochs', c['epochs']) for o in seeds if o.get('n_train') == n)
+            out.append(f"| {n:,} | {ep} | {_pct(m('alone'))} | {_pct(m('distilled'))} | {100*v['mean']:+.2f} ± "
+                       f"{100*v['se']:.2f} | {len(v['seeds'])} |")
+    tune = [o for k,p in P.items() if k.startswith('tune_') for o in p['rows']]
+    tp = next(p for k,p in P.items() if k.startswith('tune_'))
+    out += ['', f"`alpha` and `temperature` chosen on a held-out split of the training set (`tuning_split`: "
+            f"{tp['n_fit']:,} images to train on, {tp['n_held_out']:,} held out, never the validation set), same "
+            f"epochs, batch, lr, seed {c['tune_seed']}:", '', '| student | alpha | temperature | held-out accuracy |',
+            '|---|---|---|---|']
+    for o in sorted(tune, key=lambda o: (o['arm'] != 'alone', o['alpha'] or 0, o['temperature'] or 0)):
+        best = (o['alpha'], o['temperature']) == (r['chosen']['alpha'], r['chosen']['temperature'])
+        out.append(f"| {o['arm']}{' (chosen)' if best else ''} | {o['alpha'] if o['alpha'] is not None else '-'} | "
+                   f"{o['temperature'] if o['temperature'] is not None else '-'} | {_pct(o['accuracy'])} |")
+    cost = [o for k,p in P.items() if k.startswith('cost_') for o in p['rows']]
+    if cost:
+        out += ['', f"The cost: seconds per training epoch on {cost[0]['n_train']:,} training images, the median of the "
+                f"epochs after the first ({len(cost[0]['epoch_s'])-1} each; the first compiles, and fills the cache); "
+                'on the XLA device, the compilations (all steady epochs together) and device→host transfers (per '
+                'epoch) of those epochs:', '', '| student | device | seconds per epoch | × alone | compilations / transfers |',
+                '|---|---|---|---|---|']
+        for o in cost:
+            base = _med(next(b for b in cost if b['device'] == o['device'] and b['arm'] == 'alone')['epoch_s'][1:])
+            out.append(f"| {o['arm']} | {DEVICES.get(o['device'], o['device'])} | {_med(o['epoch_s'][1:]):.1f} | "
+                       f"{_med(o['epoch_s'][1:])/base:.2f} | {_steady(o['counters'])} |")
+    out += ['', 'Commands (each writes a part of the report; wall time of the whole step):', '']
+    out += [f"- `{p['provenance']['command']}`: {p['wall_s']:.0f} s" for k,p in P.items()]
+    return '\n'.join(out)
+
 RENDER = dict(bench=render, benchmark=render_benchmark, e2e=render_e2e, levers=render_levers, optim=render_optim,
-              log=render_log)   # a marker's kind -> its renderer
+              log=render_log, distill=render_distill)   # a marker's kind -> its renderer
 def render_cell(kind, arg) -> str: return RENDER[kind](arg)
 
 def update(check=False) -> list:

@@ -23,7 +23,7 @@ from .step import tpu_backend
 from .learner import *
 
 # %% auto #0
-__all__ = ['distill_loss', 'make_model', 'DistillationCallback', 'fit_head', 'DistillLearner']
+__all__ = ['distill_loss', 'make_model', 'DistillationCallback', 'fit_head', 'DistillLearner', 'tuning_split']
 
 # %% ../nbs/05_distill.ipynb #deca5349
 def distill_loss(s:torch.Tensor, # student logits, `(bs, n_classes)`
@@ -272,3 +272,14 @@ def _cached(self:DistillationCallback):
         raise RuntimeError("DistillationCallback(cache=True) cannot tell which items are in this batch (it needs a "
                            "fastai `DataLoader`): pass cache=False")
     return self.logits[torch.tensor([int(o) for o in sel], device=self.logits.device)]
+
+# %% ../nbs/05_distill.ipynb #94659d88
+def tuning_split(train_idxs, # indices of the training items only (never the validation set's)
+                 pct:float=0.2, # share of them held out to choose hyper-parameters on
+                 seed:int=0, # the shuffle's seed
+                ) -> tuple:
+    "(fit, held-out): a random split of `train_idxs`"
+    t = torch.as_tensor(train_idxs)
+    t = t[torch.randperm(len(t), generator=torch.Generator().manual_seed(seed))]
+    n = round(len(t)*pct)
+    return t[n:],t[:n]
