@@ -170,7 +170,7 @@ class TPUCallback(Callback):
         _init_opt_state(self.opt)   # the first step is then the same graph as the others
     def before_train(self): self._n_batches = 0
     def before_validate(self):
-        self._n_batches = 0
+        self._n_batches,self._validating = 0,True
         lf = self.learn.loss_func
         self._red = getattr(lf, 'reduction', None)
         if self._red is not None: lf.reduction = 'none'  # per-item losses, so the padding can be masked out
@@ -221,6 +221,8 @@ def _trim(self:TPUCallback, gp):
 @patch
 def after_validate(self:TPUCallback):
     "Restore the loss's reduction, trim `get_preds`' results, flush the metrics"
+    if not getattr(self, '_validating', False): return   # cancelled by a callback before this one's `before_validate`
+    self._validating = False
     if self._red is not None: self.learn.loss_func.reduction = self._red
     gp = getattr(self.learn, 'gather_preds', None)
     if gp is not None and hasattr(gp, 'preds'): self._trim(gp)
