@@ -11,5 +11,5 @@ def test_bench_cells_match_their_json():
 
 def test_readme_has_the_cpu_table():
     txt = (ROOT/'README.md').read_text()
-    assert '<!-- bench: bench/results/bench_cpu_after2/bench.json -->' in txt and '| to_tpu eager |' in txt
+    assert '<!-- bench: bench/results/bench_cpu/bench.json -->' in txt and '| to_tpu eager |' in txt
     assert 'tpu-vision bench --device auto' in txt
