@@ -22,7 +22,7 @@ from .device import get_backend, counters
 from .loaders import PAD_TARGET, static_shapes, default_workers
 from .data import image_dls, sample_data, atomic_dir
 from .models import find_arch, fix_timm_body
-from .optim import compile_backend_for, channels_last_for, opt_impl_for, to_channels_last, host_threads
+from .optim import compile_backend_for, channels_last_for, opt_impl_for, to_channels_last
 from .recipe import RECIPE, versions
 import tpu_vision.learner   # `Learner.to_tpu`
 
@@ -67,9 +67,6 @@ class Setup:
     def autocast(self):
         "The autocast context of `precision` (nothing for fp32)"
         return self.b.autocast(dtype=torch.bfloat16, enabled=self.precision == 'bf16')
-    def threads(self):
-        "`host_threads` for the loaders' workers: the threads `to_tpu` trains with"
-        return host_threads(self.b, default_workers())
 
 # %% ../nbs/09b_bench.ipynb #c63bb404
 class OverBudget(Exception):
@@ -159,10 +156,9 @@ def hand_loop(s:Setup) -> callable:
     dls,cl = static_shapes(s.dls()).to(s.b.device),channels_last_for(s.b)
     model,opt = _model_opt(s, dls)
     def run(deadline=math.inf):
-        with s.threads():
-            model.train()
-            for i,b in enumerate(dls.train): train_step(s, model, opt, *_plain(b, cl)); over(deadline, (i+1)*s.bs)
-            model.eval(); n = sum(correct(s, model, *_plain(b, cl)) for b in dls.valid)
+        model.train()
+        for i,b in enumerate(dls.train): train_step(s, model, opt, *_plain(b, cl)); over(deadline, (i+1)*s.bs)
+        model.eval(); n = sum(correct(s, model, *_plain(b, cl)) for b in dls.valid)
         return n.item()/len(dls.valid_ds)
     run.model = model
     return run
@@ -176,10 +172,9 @@ def model_alone(s:Setup, # the benchmark's setup
     model,opt = _model_opt(s, dls)
     xs,nt,nv = [_plain(b, channels_last_for(s.b)) for b,_ in zip(dls.train, range(keep))],len(dls.train),len(dls.valid)
     def run(deadline=math.inf):
-        with s.threads():
-            model.train()
-            for i in range(nt): train_step(s, model, opt, *xs[i % len(xs)]); over(deadline, (i+1)*s.bs)
-            model.eval(); sum(correct(s, model, *xs[i % len(xs)]) for i in range(nv)).item()
+        model.train()
+        for i in range(nt): train_step(s, model, opt, *xs[i % len(xs)]); over(deadline, (i+1)*s.bs)
+        model.eval(); sum(correct(s, model, *xs[i % len(xs)]) for i in range(nv)).item()
     run.kept = xs
     return run
 

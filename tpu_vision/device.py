@@ -266,20 +266,6 @@ class CPUBackend(Backend):
     "The CPU, eager; bf16 autocast"
     on_host = True
 
-# %% ../nbs/00_device.ipynb #2c70ec98
-@patch
-def model_threads(self:Backend, workers:int=0) -> int|None: # loader worker processes on this host
-    "Intra-op threads for a step here (None: leave torch's)"
-    return None
-
-# %% ../nbs/00_device.ipynb #6ba0421c
-def _cores() -> int: return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
-
-@patch
-def model_threads(self:CPUBackend, workers:int=0) -> int: # loader worker processes, each busy on a core
-    "The cores the loader's `workers` leave free (at least 1)"
-    return max(1, min(torch.get_num_threads(), _cores() - workers))
-
 # %% ../nbs/00_device.ipynb #81f0fcd7
 class CUDABackend(Backend):
     "An NVIDIA GPU; fp16 autocast (with a grad scaler)"

@@ -29,7 +29,7 @@ from .augment import swap_batch_tfms
 from .step import *
 from .optim import AutoMixedPrecision, GradAccumMixin, PRECISIONS, apply_precision
 from .optim import (CompiledStep, apply_compile, compile_backend_for, ChannelsLast, apply_levers,
-                              check_levers, torch_opt_func, HostThreads)
+                              check_levers, torch_opt_func)
 from .parallel import PodCallback, spmd_plan, shard_params
 from .portable import export_learner
 

@@ -30,9 +30,8 @@ from .step import tpu_backend
 __all__ = ['PRECISIONS', 'OPT_IMPLS', 'precision_for', 'AutoMixedPrecision', 'apply_precision', 'AccumulateGradients',
            'GradAccumMixin', 'GradientClipping', 'checkpointed', 'find_blocks', 'GradientCheckpointing',
            'without_checkpointing', 'SkipNonFinite', 'NonFiniteWarning', 'compile_backend_for', 'CompiledStep',
-           'apply_compile', 'channels_last_for', 'opt_impl_for', 'to_channels_last', 'ChannelsLast', 'host_threads',
-           'loader_workers', 'HostThreads', 'adam_kwargs', 'TorchAdam', 'torch_opt_func', 'check_levers',
-           'apply_levers']
+           'apply_compile', 'channels_last_for', 'opt_impl_for', 'to_channels_last', 'ChannelsLast', 'adam_kwargs',
+           'TorchAdam', 'torch_opt_func', 'check_levers', 'apply_levers']
 
 # %% ../nbs/04_optim.ipynb #f5223c8b
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
@@ -380,31 +379,6 @@ class ChannelsLast(Callback):
     def before_batch(self): self.learn.xb = tuple(to_channels_last(x) for x in self.xb)
     def after_fit(self): self.learn.model.to(memory_format=torch.contiguous_format)
 
-# %% ../nbs/04_optim.ipynb #ebf2dde4
-@contextlib.contextmanager
-def host_threads(b, # a `Backend`
-                 workers:int=0, # the loader's worker processes
-                ):
-    "torch's intra-op threads as `b.model_threads(workers)` inside `with`"
-    n,old = b.model_threads(workers),torch.get_num_threads()
-    if n is None or n == old: yield old; return
-    torch.set_num_threads(n)
-    try: yield n
-    finally: torch.set_num_threads(old)
-
-# %% ../nbs/04_optim.ipynb #556cde54
-def loader_workers(dl) -> int: return getattr(getattr(dl, 'fake_l', None), 'num_workers', 0) or 0
-
-# %% ../nbs/04_optim.ipynb #1db355fd
-class HostThreads(Callback):
-    "Train with `backend.model_threads` of the training loader's workers"
-    def __init__(self, backend): self.backend,self._cm = backend,None
-    def before_fit(self):
-        self.after_fit()   # a fit that raised never ended its own
-        self._cm = host_threads(self.backend, loader_workers(self.dls.train)); self._cm.__enter__()
-    def after_fit(self):
-        if self._cm is not None: self._cm.__exit__(None, None, None); self._cm = None
-
 # %% ../nbs/04_optim.ipynb #79b9a218
 def adam_kwargs(opt_func) -> dict|None:
     "The keywords of fastai's `Adam` in `opt_func` (`Adam` or a `partial` of it), else None"
@@ -456,7 +430,7 @@ def torch_opt_func(learn:Learner) -> callable|None:
     return partial(TorchAdam, impl=impl, no_wd=no_wd, **kw)
 
 # %% ../nbs/04_optim.ipynb #f36d65b1
-def _is_cl(cb): return isinstance(cb, (ChannelsLast, HostThreads))   # the levers' callbacks
+def _is_cl(cb): return isinstance(cb, ChannelsLast)
 
 # %% ../nbs/04_optim.ipynb #8a333b51
 def check_levers(learn:Learner, # the Learner `to_tpu` is called on
@@ -476,8 +450,7 @@ def apply_levers(learn:Learner, # a Learner (after `to_tpu`: its backend's defau
                  channels_last='auto', # `to_tpu`'s `channels_last`
                  opt='auto', # `to_tpu`'s `opt`
                 ) -> Learner:
-    "Give `learn` the memory format, optimizer step and threads it trains with on its backend"
-    b = _backend_of(learn)
-    cl,learn.opt_impl = check_levers(learn, b, channels_last, opt)
-    learn.remove_cbs(learn.cbs.filter(_is_cl))   # then the host's threads (`HostThreads`) where they compute the model
-    return learn.add_cbs([HostThreads(b)]*(b.model_threads() is not None) + [ChannelsLast()]*cl)
+    "Give `learn` the memory format and optimizer step `channels_last` and `opt` ask for"
+    cl,learn.opt_impl = check_levers(learn, _backend_of(learn), channels_last, opt)
+    learn.remove_cbs(learn.cbs.filter(_is_cl))
+    return learn.add_cb(ChannelsLast()) if cl else learn
