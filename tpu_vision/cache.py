@@ -143,7 +143,7 @@ def _fsync(fn):
 
 # %% ../nbs/01a_cache.ipynb #4145cfc0
 def _write(tmp, scan, storage, key, nw, t0, strict=False):
-    n = len(scan.items)
+    n,rel = len(scan.items),_rel(scan)
     mm = np.lib.format.open_memmap(tmp/'images.npy', 'w+', np.uint8, (n, 3, storage, storage))
     sums = np.zeros(n, np.uint64)
     _reserve(tmp/'images.npy', mm.offset + mm.nbytes)
@@ -153,8 +153,8 @@ def _write(tmp, scan, storage, key, nw, t0, strict=False):
     (tmp/'report.txt').write_text(scan.report())
     meta = dict(format=CACHE_FORMAT, key=key, version=__version__, storage=storage, resize='squish',
                 resample='bilinear', source=str(Path(scan.path).resolve()), seconds=round(time.time()-t0, 2),
-                workers=nw, files=_rel(scan), labels=list(scan.labels), is_valid=list(map(bool, scan.is_valid)),
-                classes=list(scan.classes), bad={r:bad[i] for i,r in enumerate(_rel(scan)) if i in bad})
+                workers=nw, files=rel, labels=list(scan.labels), is_valid=list(map(bool, scan.is_valid)),
+                classes=list(scan.classes), bad={rel[i]:why for i,why in sorted(bad.items())})
     meta['checksums'] = dict(rows=_sha(sums.tolist()), labels=_labels_sum(meta))
     (tmp/'meta.json').write_text(json.dumps(meta)); _fsync(tmp/'meta.json')
 
