@@ -225,8 +225,7 @@ def check_images(files, # image files
     sig = {f:_sig(f) for f in files}
     todo = [f for f in files if seen.get(f, [None,None])[:2] != sig[f]]
     nw = ifnone(n_workers, defaults.cpus) if len(todo) > 1000 else 0
-    chunks = [todo[i:i+256] for i in range(0, len(todo), 256)]
-    for f,r in zip(todo, itertools.chain(*map_procs(_check_all, chunks, nw))):
+    for f,r in zip(todo, itertools.chain(*map_procs(_check_all, list(chunked(todo, 256)), nw))):
         seen[f] = sig[f] + [r]
     res = {Path(f):seen[f][2] for f in files if seen[f][2]}
     if cache and todo: _remember(cache, {f:v for f,v in seen.items() if not (v[2] or '').startswith('PermissionError')})
