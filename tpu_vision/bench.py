@@ -111,7 +111,7 @@ def stock_fastai(s:Setup, # the benchmark's setup
     dls = ImageDataLoaders.from_folder(s.folder, item_tfms=Resize(s.size), bs=s.bs, num_workers=w,
                                        batch_tfms=Normalize.from_stats(*imagenet_stats), **kw).to(s.b.device)
     learn = Learner(dls, bench_model(s.arch, dls.c).to(s.b.device), loss_func=CrossEntropyLossFlat(), metrics=accuracy)
-    if s.precision == 'bf16' or tuned and s.b.name == 'cuda': learn.to_bf16()   # fastai autocasts on 'cuda' only
+    if s.b.name == 'cuda' and (s.precision == 'bf16' or tuned): learn.to_bf16()   # fastai autocasts on cuda only
     return fit_epoch(learn, s.lr)
 
 # %% ../nbs/09b_bench.ipynb #79c358f1
