@@ -5,6 +5,8 @@
     PJRT_DEVICE=CPU python bench/e2e.py --device xla --arch tiny --n-train 2000 --n-valid 500 --size 28 --epochs 3
                                                            # case (b): the XLA device (on the CPU here), a small model
     python bench/e2e.py --device cuda --n-train 60000 --n-valid 10000 --epochs 5 --bs 256   # case (c): a GPU
+    python bench/e2e.py --device cpu --data digits --n-train 1197 --n-valid 600 --size 32   # a folder of other classes
+                                                           # and other sizes (scikit-learn's digits as 24-48 px PNGs)
 
 Both sides get the same folder of PNG files (Fashion-MNIST, written once, outside the clock), the same architecture,
 epochs, batch size, image size, learning rate and seed. Each side's clock runs from "files on disk" to "model exported":
@@ -33,6 +35,9 @@ p.add_argument('--seed', type=int, default=0)
 p.add_argument('--order', default='stock,tpu_vision,tpu_vision_cache', help='comma-separated sides, run in this order')
 p.add_argument('--workers', type=int, default=None, help='DataLoader workers for both sides (default: each its own)')
 p.add_argument('--json', default=None, help='also write the results to this JSON file')
+p.add_argument('--data', default='fashion', choices=['fashion', 'digits'],
+               help="Fashion-MNIST's PNGs (--n-train/--n-valid), or scikit-learn's 1,797 handwritten digits as PNGs of "
+                    "24-48 px (other classes, other sizes: 1,197 to train, 600 to validate)")
 args = p.parse_args()
 from record import header, provenance; print(header(), flush=True)
 if args.device == 'xla': os.environ.setdefault('PJRT_DEVICE', 'CPU')
@@ -53,6 +58,23 @@ def folder(n_train, n_valid):
     src = fashion_mnist_idx()
     splits = {s:(read_idx(src/xf)[:n], read_idx(src/yf)[:n]) for (s,(xf,yf)),n in zip(FASHION_FILES.items(), (n_train, n_valid))}
     return write_image_folder(dest, splits, FASHION_CLASSES, marker='e2e')
+
+DIGITS = 'zero one two three four five six seven eight nine'.split()
+def digits_folder(n_train=1197):
+    "scikit-learn's handwritten digits (8x8) as PNGs of random sides from 24 to 48 px, written once"
+    dest = tpu_vision_home()/'e2e_digits'
+    if (dest/'.e2e_done').exists(): return dest
+    import shutil
+    from sklearn.datasets import load_digits
+    from PIL import Image
+    d,rng,tmp = load_digits(),np.random.default_rng(0),dest.with_name('e2e_digits.tmp')
+    shutil.rmtree(tmp, ignore_errors=True)
+    for i,(im,y) in enumerate(zip(d.images, d.target)):
+        f = tmp/('train' if i < n_train else 'valid')/DIGITS[y]/f'{i:04d}.png'; f.parent.mkdir(parents=True, exist_ok=True)
+        side = int(rng.integers(24, 49))
+        Image.fromarray((im*255/16).astype(np.uint8)).resize((side, side), Image.BILINEAR).save(f)
+    shutil.rmtree(dest, ignore_errors=True); tmp.rename(dest); (dest/'.e2e_done').touch()
+    return dest
 
 def tiny_cnn(pretrained=False, **kw):
     "4 conv-BN-ReLU blocks: XLA on a 2-core CPU compiles a ResNet step for minutes"
@@ -93,7 +115,7 @@ def accuracy_of(learn, path):
     "Accuracy of the exported model's Learner on the whole validation set, computed the same way for both sides"
     return float(learn.recorder.values[-1][learn.recorder.metric_names[1:].index('accuracy')])
 
-path = folder(args.n_train, args.n_valid)
+path = folder(args.n_train, args.n_valid) if args.data == 'fashion' else digits_folder()
 dev = get_backend(args.device).device
 rows = {}
 for side in args.order.split(','):

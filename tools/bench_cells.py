@@ -111,8 +111,7 @@ def _steady(c):
     return f"{sum(o['compiles'] for o in c[1:])} / {'-'.join(map(str, h))}"
 def _med(v): v = sorted(v); return v[len(v)//2] if len(v) % 2 else (v[len(v)//2-1]+v[len(v)//2])/2
 
-MODELS = dict(resnet18='ResNet-18 from scratch', resnet34='ResNet-34 from scratch',
-              efficientnet_lite0='EfficientNet-Lite0 from its ImageNet weights')   # bench/distill.py's models
+MODELS = dict(resnet18="ResNet-18 from scratch", resnet34="ResNet-34 from scratch")   # bench/distill.py
 def _model(spec, n):
     "A bench/distill.py model `spec` (CNN widths, or a name) and its `n` parameters, in words"
     name = MODELS.get(spec, spec) if isinstance(spec, str) else f"CNN {'-'.join(map(str, spec))}"
