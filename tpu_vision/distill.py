@@ -214,6 +214,7 @@ def _accelerator(cb, dls):
 # %% ../nbs/05_distill.ipynb #9d87bfbd
 class DistillLearner(Learner):
     "A `Learner` that trains `student` by distillation from `teacher`"
+    _export_as = Learner   # what `export` pickles (06d_portable): the student in fastai's `Learner`, no teacher
     def __init__(self, dls, student, # the student: a module, or a name / architecture for `make_model`
                  teacher=None, # the teacher: a module, or a name / architecture for `make_model`
                  teacher_func=None, # or a function of the inputs that returns the teacher's logits

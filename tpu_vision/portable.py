@@ -97,7 +97,8 @@ def _portable_cb(cb):
 def _portable(learn):
     "A copy of `learn` for `export`, of fastai's classes"
     res = copy.copy(learn)
-    res.__class__ = getattr(type(learn), '_plain', None) or type(learn)   # a `to_tpu` Learner's own class
+    cls = getattr(type(learn), '_plain', None) or type(learn)   # a `to_tpu` Learner's own class
+    res.__class__ = getattr(cls, '_export_as', cls)   # a class that asks to be exported as another (05_distill)
     for cb in learn.cbs.filter(_ours): res.__dict__.pop(cb.name, None)
     for k in ('backend', 'counters', 'refresh', 'loss_grad', 'smooth_loss'): res.__dict__.pop(k, None)
     res.cbs = L()
