@@ -99,8 +99,8 @@ def _outs_ok(out:Path, f:Format) -> Path:
 # %% ../nbs/06_export.ipynb #251d8184
 def _named(out:Path, f:Format) -> Path:
     "`out` if format `f` is the one its name says (`format_of`)"
-    if format_of(out) is f: return out
-    stem = out.name[:-len(g.suffix)] if (g := format_of(out)) else out.name
+    if (g := format_of(out)) is f: return out
+    stem = out.name[:-len(g.suffix)] if g else out.name
     raise ValueError(f"{out}: the name must end in {f.suffix} for format {f.name} (how tpu-vision tells formats apart);"
                      f" give e.g. {out.with_name(stem + f.out)}")
 
