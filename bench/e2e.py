@@ -32,6 +32,8 @@ p.add_argument('--n-train', type=int, default=10000); p.add_argument('--n-valid'
 p.add_argument('--epochs', type=int, default=EPOCHS); p.add_argument('--bs', type=int, default=RECIPE['bs'])
 p.add_argument('--size', type=int, default=32); p.add_argument('--lr', type=float, default=RECIPE['lr'])
 p.add_argument('--seed', type=int, default=0)
+p.add_argument('--label-smoothing', type=float, default=RECIPE['label_smoothing'],
+               help="the tpu_vision sides' loss `eps` (main_learner's label_smoothing; 0: cross-entropy as stock's)")
 p.add_argument('--order', default='stock,tpu_vision,tpu_vision_cache', help='comma-separated sides, run in this order')
 p.add_argument('--workers', type=int, default=None, help='DataLoader workers for both sides (default: each its own)')
 p.add_argument('--json', default=None, help='also write the results to this JSON file')
@@ -103,7 +105,8 @@ def stock(path, out, dev):
 def ours(path, out, dev, cache=False):
     # `--workers` reaches `image_dls` through `default_workers()`; the cache has no worker processes
     if args.workers is not None: os.environ['TPU_VISION_WORKERS'] = str(args.workers)
-    learn = main_learner(path, arch, args.size, args.bs, aug=True, pretrained=False, verbose=False, cache=cache)
+    learn = main_learner(path, arch, args.size, args.bs, aug=True, pretrained=False, verbose=False, cache=cache,
+                         label_smoothing=args.label_smoothing)
     learn.path = out
     learn = learn.to_tpu(args.device)
     et = EpochTimes()

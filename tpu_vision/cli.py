@@ -231,6 +231,7 @@ def _train(a):
     if a.json: print(utf8_dumps(jsonable(r)))
     if r['diverged']:
         losses = ', '.join(f'{k} {r[k]}' for k in ('train_loss', 'valid_loss'))
+        if all(math.isfinite(r[k]) for k in ('train_loss', 'valid_loss')): losses = 'a weight is NaN or infinite'
         print(f"tpu-vision train: warning: the training diverged ({losses}): {_left(model, before)}; "
               "try a lower --lr (exit code 3)", file=sys.stderr)
         return 3

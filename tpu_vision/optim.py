@@ -27,11 +27,11 @@ from .device import *
 from .step import tpu_backend
 
 # %% auto #0
-__all__ = ['PRECISIONS', 'OPT_IMPLS', 'precision_for', 'AutoMixedPrecision', 'apply_precision', 'AccumulateGradients',
-           'GradAccumMixin', 'GradientClipping', 'checkpointed', 'find_blocks', 'GradientCheckpointing',
-           'without_checkpointing', 'SkipNonFinite', 'NonFiniteWarning', 'compile_backend_for', 'CompiledStep',
-           'apply_compile', 'channels_last_for', 'opt_impl_for', 'to_channels_last', 'ChannelsLast', 'adam_kwargs',
-           'TorchAdam', 'torch_opt_func', 'check_levers', 'apply_levers']
+__all__ = ['PRECISIONS', 'OPT_IMPLS', 'precision_for', 'one_pixel_fp32', 'AutoMixedPrecision', 'apply_precision',
+           'AccumulateGradients', 'GradAccumMixin', 'GradientClipping', 'checkpointed', 'find_blocks',
+           'GradientCheckpointing', 'without_checkpointing', 'SkipNonFinite', 'NonFiniteWarning', 'compile_backend_for',
+           'CompiledStep', 'apply_compile', 'channels_last_for', 'opt_impl_for', 'to_channels_last', 'ChannelsLast',
+           'adam_kwargs', 'TorchAdam', 'torch_opt_func', 'check_levers', 'apply_levers']
 
 # %% ../nbs/04_optim.ipynb #f5223c8b
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
@@ -49,6 +49,24 @@ def _backend_of(learn):
     p = next(iter(learn.model.parameters()), None)
     return get_backend(p.device.type if p is not None else 'cpu')
 
+# %% ../nbs/04_optim.ipynb #ed0690dc
+def _fp32_pre(m, args):
+    "Forward pre-hook: a 1×1 input runs in float32, outside autocast"
+    if args[0].shape[-2:] != (1, 1): return None
+    m._fp32 = torch.autocast('cpu', enabled=False); m._fp32.__enter__()
+    return (args[0].float(), *args[1:])
+
+def _fp32_post(m, args, out):
+    "Forward hook: back to autocast"
+    if (c := m.__dict__.pop('_fp32', None)) is not None: c.__exit__(None, None, None)
+
+def one_pixel_fp32(model:nn.Module) -> list:
+    "Hooks that run each strided, padded `Conv2d` of `model` in float32 on a 1×1 input (torch 2.9's CPU bf16 backward)"
+    convs = [m for m in model.modules()
+             if isinstance(m, nn.Conv2d) and max(m.stride) > 1 and m.padding not in ((0, 0), 'valid')]
+    return [h for m in convs for h in (m.register_forward_pre_hook(_fp32_pre),
+                                        m.register_forward_hook(_fp32_post, always_call=True))]
+
 # %% ../nbs/04_optim.ipynb #aac2e8ef
 class AutoMixedPrecision(MixedPrecision):
     "fastai's `MixedPrecision` on the backend of a `to_tpu` Learner"
@@ -62,6 +80,12 @@ class AutoMixedPrecision(MixedPrecision):
         self.autocast,self.scales = b.autocast(self.dtype),[]
         self.learn.scaler = GradScaler(b.autocast_type if scale else 'cpu', **self.kwargs)
         self._say(b.name, scale)
+        self._hooks = one_pixel_fp32(self.learn.model) if b.name == 'cpu' and self.dtype == torch.bfloat16 else []
+    def after_fit(self):
+        "fastai's `after_fit`, then the float32 hooks of `one_pixel_fp32` removed"
+        super().after_fit()
+        for h in getattr(self, '_hooks', []): h.remove()
+        self._hooks = []
 
 # %% ../nbs/04_optim.ipynb #c047bc8d
 @patch

@@ -14,8 +14,9 @@ from pathlib import Path
 from .recipe import versions
 
 # %% auto #0
-__all__ = ['one_line', 'EpochLines', 'epoch_lines', 'esc', 'utf8_dumps', 'EscLines', 'not_utf8', 'run_summary', 'history_log',
-           'history_csv', 'plot_history', 'jsonable', 'write_records', 'tensorboard_cb', 'Phases', 'print_summary']
+__all__ = ['one_line', 'EpochLines', 'epoch_lines', 'esc', 'utf8_dumps', 'EscLines', 'not_utf8', 'finite_weights', 'run_summary',
+           'history_log', 'history_csv', 'plot_history', 'jsonable', 'write_records', 'tensorboard_cb', 'Phases',
+           'print_summary']
 
 # %% ../nbs/10b_reporting.ipynb #9ea037c2
 def one_line(e) -> str:
@@ -91,17 +92,26 @@ def not_utf8(e:UnicodeEncodeError, # what encoding a name raised
     return (f"{Path(path)/s[a:b][:300]}: a file name that is not {e.encoding} ({e.reason}); rename it"
             + (", or train without --cache" if cache else ''))
 
+# %% ../nbs/10b_reporting.ipynb #07f979ac
+def finite_weights(model) -> bool:
+    "Are all floating-point tensors of `model`'s state dict finite? (one transfer from an accelerator)"
+    import torch
+    ts = [t for t in model.state_dict().values() if t.is_floating_point()]
+    return not ts or bool(torch.stack([torch.isfinite(t).all() for t in ts]).all())
+
 # %% ../nbs/10b_reporting.ipynb #fb27988b
 def run_summary(learn, # the Learner after its fit
                 procs:int=1, # the processes of a DDP run
                ) -> dict:
-    "The run's results: metrics, device, counters, `diverged`"
+    "The run's results: metrics, device, counters, `diverged` (a loss or a weight not finite)"
     names,vals = learn.recorder.metric_names[1:-1],learn.recorder.values[-1]
     res = {n:float(v) for n,v in zip(names, vals)}
     cs = getattr(learn, 'counters', None) or []
     n = procs if procs > 1 else getattr(learn.backend, 'n_devices', 1)   # DDP processes, or an SPMD mesh
     where = f'{learn.backend.name} ({learn.backend.kind})' + (f' ×{n}' if n > 1 else '') + (' DDP' if procs > 1 else '')
-    return dict(res, diverged=not all(math.isfinite(v) for k,v in res.items() if 'loss' in k), device=where,
+    bad = not all(math.isfinite(v) for k,v in res.items() if 'loss' in k)
+    if not bad and getattr(learn, 'model', None) is not None: bad = not finite_weights(learn.model)
+    return dict(res, diverged=bad, device=where,
                 devices=n, compiles_per_epoch=[c['compiles'] for c in cs],
                 to_host_per_epoch=[c['to_host'] for c in cs])
 

@@ -558,16 +558,14 @@ def best_learner(res:TuneResult, # what `tune` returned
     return learn
 
 # %% ../nbs/08_tune.ipynb #c2305487
-def _finite_weights(model) -> bool:
-    "Are all floating-point tensors of `model`'s state dict finite?"
-    return all(bool(torch.isfinite(t).all()) for t in model.state_dict().values() if t.is_floating_point())
+from .reporting import finite_weights   # one check for train and tune (10b_reporting)
 
 # %% ../nbs/08_tune.ipynb #1e80dae1
 def _export_best(res, out) -> str|None:
     "Export the best trial of `res`; None if there is no finite one"
     from tpu_vision.export import export_learner  # portable (loads without tpu_vision), atomic, its sha256 recorded
     learn = None if res.best is None else best_learner(res)
-    if learn is None or not _finite_weights(learn.model): return None
+    if learn is None or not finite_weights(learn.model): return None
     out = Path(ifnone(out, res.path)).expanduser().absolute()
     out.mkdir(parents=True, exist_ok=True)
     return str(export_learner(learn, out/'model.pkl'))
