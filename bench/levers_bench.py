@@ -27,6 +27,7 @@ VARIANTS = {'default (NCHW, fastai Adam)': dict(channels_last=False, opt='fastai
             'channels_last + fused': dict(channels_last=True, opt='fused'),
             'bf16': dict(channels_last=False, opt='fastai', precision='bf16'),
             'channels_last + bf16': dict(channels_last=True, opt='fastai', precision='bf16'),
+            'fused + bf16': dict(channels_last=False, opt='fused', precision='bf16'),
             'channels_last + fused + bf16': dict(channels_last=True, opt='fused', precision='bf16')}
 FP32 = dict(precision='fp32')   # the variants without `precision`: float32 (the CPU's 'auto' may be bf16)
 
