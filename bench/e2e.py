@@ -17,6 +17,7 @@ epochs, batch size, image size, learning rate and seed. Each side's clock runs f
               `fit_one_cycle` + `to_cpu` + atomic `export`;
   tpu_vision_cache: the same with `image_dls(cache=True)` (`tpu-vision train --cache`): every image decoded once into
               a memory-mapped array, batches sliced from it (no worker processes); the cache's build is inside the clock.
+`--ours-epochs N` gives the tpu_vision sides N epochs instead (time to stock's accuracy: fewer epochs, same schedule).
 `--order` sets who goes first (the machine warms up; alternate it between runs). Prints one row per side: final accuracy
 (the whole validation set), wall seconds end to end, seconds per epoch, and the ratios. A benchmark, not a test.
 """
@@ -32,6 +33,8 @@ p.add_argument('--n-train', type=int, default=10000); p.add_argument('--n-valid'
 p.add_argument('--epochs', type=int, default=EPOCHS); p.add_argument('--bs', type=int, default=RECIPE['bs'])
 p.add_argument('--size', type=int, default=32); p.add_argument('--lr', type=float, default=RECIPE['lr'])
 p.add_argument('--seed', type=int, default=0)
+p.add_argument('--ours-epochs', type=int, default=None,
+               help="the tpu_vision sides' epochs (default: --epochs): time to stock's accuracy, with fewer epochs")
 p.add_argument('--label-smoothing', type=float, default=RECIPE['label_smoothing'],
                help="the tpu_vision sides' loss `eps` (main_learner's label_smoothing; 0: cross-entropy as stock's)")
 p.add_argument('--order', default='stock,tpu_vision,tpu_vision_cache', help='comma-separated sides, run in this order')
@@ -110,7 +113,7 @@ def ours(path, out, dev, cache=False):
     learn.path = out
     learn = learn.to_tpu(args.device)
     et = EpochTimes()
-    with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr, cbs=et)
+    with learn.no_bar(): learn.fit_one_cycle(args.ours_epochs or args.epochs, args.lr, cbs=et)
     learn.to_cpu(); export_learner(learn, 'model.pkl')
     return learn, et.times
 

@@ -80,7 +80,9 @@ class AutoMixedPrecision(MixedPrecision):
         self.autocast,self.scales = b.autocast(self.dtype),[]
         self.learn.scaler = GradScaler(b.autocast_type if scale else 'cpu', **self.kwargs)
         self._say(b.name, scale)
-        self._hooks = one_pixel_fp32(self.learn.model) if b.name == 'cpu' and self.dtype == torch.bfloat16 else []
+        eager = not any(isinstance(c, CompiledStep) for c in self.learn.cbs)   # hooks that enter autocast: eager only
+        cpu_bf16 = b.name == 'cpu' and self.dtype == torch.bfloat16
+        self._hooks = one_pixel_fp32(self.learn.model) if cpu_bf16 and eager else []
     def after_fit(self):
         "fastai's `after_fit`, then the float32 hooks of `one_pixel_fp32` removed"
         super().after_fit()
