@@ -80,7 +80,7 @@ class AutoMixedPrecision(MixedPrecision):
         self.autocast,self.scales = b.autocast(self.dtype),[]
         self.learn.scaler = GradScaler(b.autocast_type if scale else 'cpu', **self.kwargs)
         self._say(b.name, scale)
-        eager = not any(isinstance(c, CompiledStep) for c in self.learn.cbs)   # hooks that enter autocast: eager only
+        eager = not any(getattr(c, 'compiles_model', False) for c in self.learn.cbs)   # `CompiledStep`: no hooks
         cpu_bf16 = b.name == 'cpu' and self.dtype == torch.bfloat16
         self._hooks = one_pixel_fp32(self.learn.model) if cpu_bf16 and eager else []
     def after_fit(self):
@@ -347,6 +347,7 @@ def compile_backend_for(b, # a `Backend` (or its class)
 # %% ../nbs/04_optim.ipynb #93f609ab
 class CompiledStep(Callback):
     "`learn.model`, `torch.compile`d, in every batch"
+    compiles_model = True   # `AutoMixedPrecision` leaves its hooks out
     order = -40   # no event of its own: 03_learner's `TPULearnerMixin._do_one_batch` calls `forward`
     def __init__(self, backend:str='inductor'): self.backend,self._fn = backend,None
     def forward(self, *xb):
