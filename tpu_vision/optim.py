@@ -29,9 +29,10 @@ from .step import tpu_backend
 # %% auto #0
 __all__ = ['PRECISIONS', 'OPT_IMPLS', 'precision_for', 'one_pixel_fp32', 'AutoMixedPrecision', 'apply_precision',
            'AccumulateGradients', 'GradAccumMixin', 'GradientClipping', 'checkpointed', 'find_blocks',
-           'GradientCheckpointing', 'without_checkpointing', 'SkipNonFinite', 'NonFiniteWarning', 'compile_backend_for',
-           'CompiledStep', 'apply_compile', 'channels_last_for', 'opt_impl_for', 'to_channels_last', 'ChannelsLast',
-           'adam_kwargs', 'TorchAdam', 'torch_opt_func', 'check_levers', 'apply_levers']
+           'GradientCheckpointing', 'without_checkpointing', 'all_finite', 'SkipNonFinite', 'NonFiniteWarning',
+           'compile_backend_for', 'CompiledStep', 'apply_compile', 'channels_last_for', 'opt_impl_for',
+           'to_channels_last', 'ChannelsLast', 'adam_kwargs', 'TorchAdam', 'torch_opt_func', 'check_levers',
+           'apply_levers']
 
 # %% ../nbs/04_optim.ipynb #f5223c8b
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
@@ -253,7 +254,7 @@ def without_checkpointing(model:nn.Module) -> nn.Module:
     return res
 
 # %% ../nbs/04_optim.ipynb #5972209f
-def _all_finite(ts):
+def all_finite(ts):
     "A device bool: every element of every tensor in `ts` is finite"
     return torch.stack([torch.isfinite(t).all() for t in ts]).all()
 
@@ -279,7 +280,7 @@ class SkipNonFinite(Callback):
 @patch
 def before_step(self:SkipNonFinite):
     ps,state = [p for p,*_ in self.opt.all_params(with_grad=True)],_opt_state(self.opt)
-    self._ok = ok = _all_finite([self.learn.loss_grad.detach()] + [p.grad for p in ps])
+    self._ok = ok = all_finite([self.learn.loss_grad.detach()] + [p.grad for p in ps])
     self._old = [(p, p.detach().clone(), {k:v.detach().clone() for k,v in state.get(p, {}).items()
                                           if isinstance(v, torch.Tensor)}) for p in ps]
     if self.bad is None: self.bad = self.worst = self.skipped = torch.zeros((), dtype=torch.int32, device=ok.device)

@@ -95,9 +95,9 @@ def not_utf8(e:UnicodeEncodeError, # what encoding a name raised
 # %% ../nbs/10b_reporting.ipynb #07f979ac
 def finite_weights(model) -> bool:
     "Are all floating-point tensors of `model`'s state dict finite? (one transfer from an accelerator)"
-    import torch
+    from tpu_vision.optim import all_finite   # 04_optim's check, as `SkipNonFinite` uses it
     ts = [t for t in model.state_dict().values() if t.is_floating_point()]
-    return not ts or bool(torch.stack([torch.isfinite(t).all() for t in ts]).all())
+    return not ts or bool(all_finite(ts))
 
 # %% ../nbs/10b_reporting.ipynb #fb27988b
 def run_summary(learn, # the Learner after its fit
