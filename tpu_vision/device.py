@@ -210,6 +210,7 @@ class Backend:
     compile_backend,compiles_by_default = 'inductor',False   # `torch.compile`'s backend here; `to_tpu(compile='auto')`
     compile_cache_loads = False   # can this build load compiled graphs back from disk (`use_compile_cache`)?
     channels_last,opt_impl = False,'fastai'   # `to_tpu`'s 'auto' for `channels_last` and `opt` (04_optim)
+    one_pixel_fp32 = False   # its bf16 kernels need 04_optim's `one_pixel_fp32` hooks during a fit
     def __init__(self, device=None): self.device = torch.device(device or self.name)
     @property
     def kind(self): return f'CPU ({platform.machine()})' if platform.machine() else 'CPU'
@@ -270,6 +271,7 @@ def native_bf16() -> bool:
 class CPUBackend(Backend):
     "The CPU, eager; bf16 autocast"
     on_host,opt_impl = True,'fused'   # torch's fused AdamW: one kernel for the step (04_optim: 1.06-1.30x here)
+    one_pixel_fp32 = True   # torch 2.9's bf16 backward of a strided conv on a 1x1 input reads unwritten memory
     @property
     def auto_precision(self): return 'bf16' if native_bf16() else 'fp32'   # 04_optim: 1.66x at 64 px here
 

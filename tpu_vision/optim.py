@@ -82,8 +82,8 @@ class AutoMixedPrecision(MixedPrecision):
         self.learn.scaler = GradScaler(b.autocast_type if scale else 'cpu', **self.kwargs)
         self._say(b.name, scale)
         eager = not any(getattr(c, 'compiles_model', False) for c in self.learn.cbs)   # `CompiledStep`: no hooks
-        cpu_bf16 = b.name == 'cpu' and self.dtype == torch.bfloat16
-        self._hooks = one_pixel_fp32(self.learn.model) if cpu_bf16 and eager else []
+        fix = b.one_pixel_fp32 and self.dtype == torch.bfloat16 and eager   # the CPU's (00_device)
+        self._hooks = one_pixel_fp32(self.learn.model) if fix else []
     def after_fit(self):
         "fastai's `after_fit`, then the float32 hooks of `one_pixel_fp32` removed"
         super().after_fit()
