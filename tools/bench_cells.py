@@ -17,7 +17,8 @@ with `<!-- optim: PATH memory -->` or `<!-- optim: PATH speed -->` a table of be
 
 A cell that starts with `<!-- log: PATH -->` holds the first markdown table that the log at PATH printed, under the
 log's first line (its command: `bench/record.py`'s `header()`, or the note that says how it ran), for the scripts
-that print their table rather than write a JSON (bench/spmd_bench.py, bench/compile_budget.py).
+that print their table rather than write a JSON (bench/spmd_bench.py; the logs of retired probes such as
+bench/compile_budget.py and bench/learner_bench.py, which `git show <commit>:bench/NAME.py` reads).
 
 A cell that starts with `<!-- distill: PATH -->` holds bench/distill.py's report (05_distill): the student alone
 against the same student distilled, per seed, the mean gain and its standard error, the tuning grid and the cost.
