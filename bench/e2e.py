@@ -37,6 +37,8 @@ p.add_argument('--ours-epochs', type=int, default=None,
                help="the tpu_vision sides' epochs (default: --epochs): time to stock's accuracy, with fewer epochs")
 p.add_argument('--label-smoothing', type=float, default=RECIPE['label_smoothing'],
                help="the tpu_vision sides' loss `eps` (main_learner's label_smoothing; 0: cross-entropy as stock's)")
+p.add_argument('--precision', default='auto', choices=['auto', 'fp32', 'bf16', 'fp16'],
+               help="the tpu_vision sides' `to_tpu(precision=)` (auto: the backend's; bf16 on a CPU with native bf16)")
 p.add_argument('--order', default='stock,tpu_vision,tpu_vision_cache', help='comma-separated sides, run in this order')
 p.add_argument('--workers', type=int, default=None, help='DataLoader workers for both sides (default: each its own)')
 p.add_argument('--json', default=None, help='also write the results to this JSON file')
@@ -111,7 +113,7 @@ def ours(path, out, dev, cache=False):
     learn = main_learner(path, arch, args.size, args.bs, aug=True, pretrained=False, verbose=False, cache=cache,
                          label_smoothing=args.label_smoothing)
     learn.path = out
-    learn = learn.to_tpu(args.device)
+    learn = learn.to_tpu(args.device, precision=args.precision)
     et = EpochTimes()
     with learn.no_bar(): learn.fit_one_cycle(args.ours_epochs or args.epochs, args.lr, cbs=et)
     learn.to_cpu(); export_learner(learn, 'model.pkl')

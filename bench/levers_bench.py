@@ -1,4 +1,5 @@
-"""channels_last and a fused optimizer step (04_optim's `to_tpu(channels_last=..., opt=...)`), measured side by side.
+"""channels_last, a fused optimizer step (04_optim's `to_tpu(channels_last=..., opt=...)`) and the CPU's kernel choices
+(04_optim's `FastMaxPool` and `small_maps_fp32`), measured side by side.
 
     python bench/levers_bench.py --device cpu [--arch resnet18] [--size 32] [--bs 32] [--steps 8] [--rounds 5] [--compile] [--json F]
 
@@ -28,7 +29,11 @@ VARIANTS = {'default (NCHW, fastai Adam)': dict(channels_last=False, opt='fastai
             'bf16': dict(channels_last=False, opt='fastai', precision='bf16'),
             'channels_last + bf16': dict(channels_last=True, opt='fastai', precision='bf16'),
             'fused + bf16': dict(channels_last=False, opt='fused', precision='bf16'),
-            'channels_last + fused + bf16': dict(channels_last=True, opt='fused', precision='bf16')}
+            'channels_last + fused + bf16': dict(channels_last=True, opt='fused', precision='bf16'),
+            # the CPU's kernel choices (04_optim): off = only the fix of the 1x1 bf16 bug, NCHW max-pool as torch has it
+            'fused + bf16, CPU kernels off': dict(channels_last=False, opt='fused', precision='bf16', kernels=False),
+            'fused + bf16, max-pool only': dict(channels_last=False, opt='fused', precision='bf16', kernels='pool'),
+            'fused + bf16, small maps only': dict(channels_last=False, opt='fused', precision='bf16', kernels='maps')}
 FP32 = dict(precision='fp32')   # the variants without `precision`: float32 (the CPU's 'auto' may be bf16)
 
 def synth(n, size, classes=10, seed=0):
@@ -38,11 +43,21 @@ def synth(n, size, classes=10, seed=0):
     x[torch.arange(n), y % 3, :size//2] += 0.5*(1 + y/classes)[:, None, None]   # a learnable signal per class
     return [(x[i], y[i]) for i in range(n)]
 
+def kernels(learn, which):
+    "Keep only `which` of 04_optim's CPU kernel choices: True (both), 'pool' (`FastMaxPool`), 'maps' (`small_maps_fp32`)"
+    from tpu_vision.optim import AutoMixedPrecision, FastMaxPool
+    if which in (False, 'maps'): learn.remove_cbs(learn.cbs.filter(lambda c: isinstance(c, FastMaxPool)))
+    if which in (False, 'pool'):
+        for c in learn.cbs.filter(lambda c: isinstance(c, AutoMixedPrecision)): c.small_side = 1   # the 1x1 fix only
+    return learn
+
 def learner(a, kw):
+    kw = dict(kw); which = kw.pop('kernels', True)
     set_seed(0)
     dls = DataLoaders.from_dsets(synth(a.bs*a.steps, a.size), synth(a.bs*2, a.size, seed=1), bs=a.bs, num_workers=0)
     model = create_vision_model(a.arch, 10, pretrained=False) if a.arch != 'timm' else create_model('resnet18', num_classes=10)
     learn = Learner(dls, model, loss_func=CrossEntropyLossFlat(), metrics=accuracy).to_tpu(a.device, compile=a.compile, **{**FP32, **kw})
+    kernels(learn, which)
     epoch(learn, a.lr)   # warm-up: the optimizer's state, oneDNN's/cuDNN's first calls
     return learn
 

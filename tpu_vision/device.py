@@ -210,7 +210,8 @@ class Backend:
     compile_backend,compiles_by_default = 'inductor',False   # `torch.compile`'s backend here; `to_tpu(compile='auto')`
     compile_cache_loads = False   # can this build load compiled graphs back from disk (`use_compile_cache`)?
     channels_last,opt_impl = False,'fastai'   # `to_tpu`'s 'auto' for `channels_last` and `opt` (04_optim)
-    one_pixel_fp32 = False   # its bf16 kernels need 04_optim's `one_pixel_fp32` hooks during a fit
+    small_maps_fp32 = False   # bf16 convolutions of 2x2 maps or less in float32 (04_optim's `small_maps_fp32`)
+    max_pool_cl = False   # its max-pools run forward in channels_last during a fit (04_optim's `FastMaxPool`)
     def __init__(self, device=None): self.device = torch.device(device or self.name)
     @property
     def kind(self): return f'CPU ({platform.machine()})' if platform.machine() else 'CPU'
@@ -271,7 +272,8 @@ def native_bf16() -> bool:
 class CPUBackend(Backend):
     "The CPU, eager; bf16 autocast"
     on_host,opt_impl = True,'fused'   # torch's fused AdamW: one kernel for the step (04_optim: 1.06-1.30x here)
-    one_pixel_fp32 = True   # torch 2.9's bf16 backward of a strided conv on a 1x1 input reads unwritten memory
+    small_maps_fp32 = True   # torch 2.9's bf16 conv backward: wrong on a 1x1 input, slow on 2x2 (04_optim)
+    max_pool_cl = True   # torch's NCHW max-pool forward is a scalar loop: 16 ms against 1.4 in channels_last
     @property
     def auto_precision(self): return 'bf16' if native_bf16() else 'fp32'   # 04_optim: 1.66x at 64 px here
 

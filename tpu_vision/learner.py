@@ -28,7 +28,7 @@ from .data import static_shapes, tpu_vision_home
 from .augment import swap_batch_tfms
 from .step import *
 from .optim import AutoMixedPrecision, GradAccumMixin, PRECISIONS, apply_precision
-from .optim import (CompiledStep, apply_compile, compile_backend_for, ChannelsLast, apply_levers,
+from .optim import (CompiledStep, apply_compile, compile_backend_for, ChannelsLast, FastMaxPool, apply_levers,
                               check_levers, torch_opt_func)
 from .parallel import PodCallback, spmd_plan, shard_params
 from .portable import export_learner
@@ -37,7 +37,7 @@ from .portable import export_learner
 __all__ = ['TPU_CALLBACKS', 'TPULearnerMixin', 'tpu_learner_class', 'tpu_callback']
 
 # %% ../nbs/03_learner.ipynb #47f8dffb
-_TPU_CBS = (TPUCallback, StepEnd, EpochCounters, PredsToHost, GraphLog, CompiledStep, ChannelsLast)
+_TPU_CBS = (TPUCallback, StepEnd, EpochCounters, PredsToHost, GraphLog, CompiledStep, ChannelsLast, FastMaxPool)
 
 # %% ../nbs/03_learner.ipynb #58378abe
 _told = set()      # backends `to_tpu` has said it fell back to

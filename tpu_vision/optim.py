@@ -9,8 +9,11 @@ Docs: https://tpu-vision.github.io/tpu_vision/optim.html.md"""
 # %% ../nbs/04_optim.ipynb #054fe6ab
 from __future__ import annotations
 import warnings, contextlib, copy, copyreg
+from types import MethodType
 import torch
 from torch import nn
+import torch.nn.functional as F
+from torch.nn.modules.utils import _pair
 from torch.amp import GradScaler
 from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import ActivationWrapper, checkpoint_wrapper
 from fastcore.basics import patch, store_attr
@@ -27,12 +30,12 @@ from .device import *
 from .step import tpu_backend
 
 # %% auto #0
-__all__ = ['PRECISIONS', 'OPT_IMPLS', 'precision_for', 'one_pixel_fp32', 'AutoMixedPrecision', 'apply_precision',
+__all__ = ['PRECISIONS', 'OPT_IMPLS', 'precision_for', 'small_maps_fp32', 'AutoMixedPrecision', 'apply_precision',
            'AccumulateGradients', 'GradAccumMixin', 'GradientClipping', 'checkpointed', 'find_blocks',
            'GradientCheckpointing', 'without_checkpointing', 'all_finite', 'SkipNonFinite', 'NonFiniteWarning',
            'compile_backend_for', 'CompiledStep', 'apply_compile', 'channels_last_for', 'opt_impl_for',
-           'to_channels_last', 'ChannelsLast', 'adam_kwargs', 'TorchAdam', 'torch_opt_func', 'check_levers',
-           'apply_levers']
+           'to_channels_last', 'ChannelsLast', 'max_pool_cl', 'FastMaxPool', 'adam_kwargs', 'TorchAdam',
+           'torch_opt_func', 'check_levers', 'apply_levers']
 
 # %% ../nbs/04_optim.ipynb #f5223c8b
 def precision_for(backend, # a `Backend` or its name: 'tpu', 'xla', 'cuda', 'mps', 'cpu'
@@ -51,9 +54,9 @@ def _backend_of(learn):
     return get_backend(p.device.type if p is not None else 'cpu')
 
 # %% ../nbs/04_optim.ipynb #ed0690dc
-def _fp32_pre(m, args):
-    "Forward pre-hook: a 1×1 input runs in float32, outside autocast"
-    if args[0].shape[-2:] != (1, 1): return None
+def _fp32_pre(side, m, args):
+    "Forward pre-hook: an input of `side`×`side` pixels or less runs in float32, outside autocast"
+    if args[0].shape[-1] > side or args[0].shape[-2] > side: return None
     m._fp32 = torch.autocast('cpu', enabled=False); m._fp32.__enter__()
     return (args[0].float(), *args[1:])
 
@@ -61,11 +64,12 @@ def _fp32_post(m, args, out):
     "Forward hook: back to autocast"
     if (c := m.__dict__.pop('_fp32', None)) is not None: c.__exit__(None, None, None)
 
-def one_pixel_fp32(model:nn.Module) -> list:
-    "Hooks that run each strided, padded `Conv2d` of `model` in float32 on a 1×1 input (torch 2.9's CPU bf16 backward)"
-    convs = [m for m in model.modules()
-             if isinstance(m, nn.Conv2d) and max(m.stride) > 1 and m.padding not in ((0, 0), 'valid')]
-    return [h for m in convs for h in (m.register_forward_pre_hook(_fp32_pre),
+def small_maps_fp32(model:nn.Module,
+                    side:int=2, # inputs of `side`×`side` pixels or less run in float32
+                   ) -> list:
+    "Hooks that run each `Conv2d` of `model` in float32 on small maps (torch 2.9's CPU bf16 backward: wrong on 1×1)"
+    convs = [m for m in model.modules() if isinstance(m, nn.Conv2d)]
+    return [h for m in convs for h in (m.register_forward_pre_hook(partial(_fp32_pre, side)),
                                         m.register_forward_hook(_fp32_post, always_call=True))]
 
 # %% ../nbs/04_optim.ipynb #aac2e8ef
@@ -73,6 +77,7 @@ class AutoMixedPrecision(MixedPrecision):
     "fastai's `MixedPrecision` on the backend of a `to_tpu` Learner"
     name = property(lambda self: 'mixed_precision')   # fastai's name (the callback may be fastai's, changed in place)
     device_version_of = MixedPrecision   # 03_learner's `TPU_CALLBACKS`: what `to_tpu` makes of fastai's callback
+    small_side = 2   # `small_maps_fp32`'s `side` where the backend needs it (1: only the fix of the 1×1 bug)
     def before_fit(self):
         if tpu_backend(self.learn) is None: return super().before_fit()   # not `to_tpu`: fastai's, as is
         b = self.learn.backend
@@ -82,10 +87,10 @@ class AutoMixedPrecision(MixedPrecision):
         self.learn.scaler = GradScaler(b.autocast_type if scale else 'cpu', **self.kwargs)
         self._say(b.name, scale)
         eager = not any(getattr(c, 'compiles_model', False) for c in self.learn.cbs)   # `CompiledStep`: no hooks
-        fix = b.one_pixel_fp32 and self.dtype == torch.bfloat16 and eager   # the CPU's (00_device)
-        self._hooks = one_pixel_fp32(self.learn.model) if fix else []
+        fix = b.small_maps_fp32 and self.dtype == torch.bfloat16 and eager   # the CPU's (00_device)
+        self._hooks = small_maps_fp32(self.learn.model, self.small_side) if fix else []
     def after_fit(self):
-        "fastai's `after_fit`, then the float32 hooks of `one_pixel_fp32` removed"
+        "fastai's `after_fit`, then the float32 hooks of `small_maps_fp32` removed"
         super().after_fit()
         for h in getattr(self, '_hooks', []): h.remove()
         self._hooks = []
@@ -407,6 +412,43 @@ class ChannelsLast(Callback):
     def before_batch(self): self.learn.xb = tuple(to_channels_last(x) for x in self.xb)
     def after_fit(self): self.learn.model.to(memory_format=torch.contiguous_format)
 
+# %% ../nbs/04_optim.ipynb #c1a00003
+class _MaxPoolCL(torch.autograd.Function):
+    "Max-pooling of an NCHW batch: the forward in channels_last, the backward in NCHW (torch's fast kernel of each)"
+    @staticmethod
+    def forward(ctx, # autograd's context
+                x, # an NCHW batch
+                *args): # kernel, stride, padding, dilation, ceil_mode (lists of 2, then a bool)
+        "The pooled batch, NCHW, from the channels_last kernel; keeps the indices for the backward"
+        y,i = torch.ops.aten.max_pool2d_with_indices(to_channels_last(x), *args)
+        ctx.save_for_backward(x, i.contiguous()); ctx.args = args
+        return y.contiguous()
+    @staticmethod
+    def backward(ctx, # autograd's context
+                 g): # the gradient of the pooled batch
+        "The input's gradient from NCHW's kernel, scattered to the kept indices"
+        x,i = ctx.saved_tensors
+        return torch.ops.aten.max_pool2d_with_indices_backward(g.contiguous(), x, *ctx.args, i), *[None]*len(ctx.args)
+
+def max_pool_cl(self:nn.MaxPool2d, x):
+    "`nn.MaxPool2d.forward`, through `_MaxPoolCL` for an NCHW batch on the CPU"
+    if self.return_indices or x.ndim != 4 or x.device.type != 'cpu' or not x.is_contiguous():
+        return nn.MaxPool2d.forward(self, x)
+    args = [list(_pair(v)) for v in (self.kernel_size, self.stride or self.kernel_size, self.padding, self.dilation)]
+    if torch.is_grad_enabled() and x.requires_grad: return _MaxPoolCL.apply(x, *args, self.ceil_mode)
+    return F.max_pool2d(to_channels_last(x), *args, self.ceil_mode).contiguous()
+
+# %% ../nbs/04_optim.ipynb #c1a00006
+class FastMaxPool(Callback):
+    "During a fit, the model's `nn.MaxPool2d`s pool through `max_pool_cl` (the CPU's, 00_device's `max_pool_cl`)"
+    def before_fit(self):
+        eager = not any(getattr(c, 'compiles_model', False) for c in self.learn.cbs)
+        self.pools = [m for m in self.learn.model.modules() if type(m) is nn.MaxPool2d] if eager else []
+        for m in self.pools: m.forward = MethodType(max_pool_cl, m)
+    def after_fit(self):
+        for m in getattr(self, 'pools', []): m.__dict__.pop('forward', None)
+        self.pools = []
+
 # %% ../nbs/04_optim.ipynb #79b9a218
 def adam_kwargs(opt_func) -> dict|None:
     "The keywords of fastai's `Adam` in `opt_func` (`Adam` or a `partial` of it), else None"
@@ -458,7 +500,7 @@ def torch_opt_func(learn:Learner) -> callable|None:
     return partial(TorchAdam, impl=impl, no_wd=no_wd, **kw)
 
 # %% ../nbs/04_optim.ipynb #f36d65b1
-def _is_cl(cb): return isinstance(cb, ChannelsLast)
+def _is_cl(cb): return isinstance(cb, (ChannelsLast, FastMaxPool))
 
 # %% ../nbs/04_optim.ipynb #8a333b51
 def check_levers(learn:Learner, # the Learner `to_tpu` is called on
@@ -478,7 +520,10 @@ def apply_levers(learn:Learner, # a Learner (after `to_tpu`: its backend's defau
                  channels_last='auto', # `to_tpu`'s `channels_last`
                  opt='auto', # `to_tpu`'s `opt`
                 ) -> Learner:
-    "Give `learn` the memory format and optimizer step `channels_last` and `opt` ask for"
-    cl,learn.opt_impl = check_levers(learn, _backend_of(learn), channels_last, opt)
+    "Give `learn` the memory format, optimizer step and kernels `channels_last`, `opt` and its backend ask for"
+    b = _backend_of(learn)
+    cl,learn.opt_impl = check_levers(learn, b, channels_last, opt)
     learn.remove_cbs(learn.cbs.filter(_is_cl))
-    return learn.add_cb(ChannelsLast()) if cl else learn
+    if cl: learn.add_cb(ChannelsLast())
+    elif b.max_pool_cl: learn.add_cb(FastMaxPool())   # channels_last's max-pool is fast already
+    return learn
