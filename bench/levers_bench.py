@@ -31,9 +31,9 @@ VARIANTS = {'default (NCHW, fastai Adam)': dict(channels_last=False, opt='fastai
             'fused + bf16': dict(channels_last=False, opt='fused', precision='bf16'),
             'channels_last + fused + bf16': dict(channels_last=True, opt='fused', precision='bf16'),
             # the CPU's kernel choices (04_optim): off = only the fix of the 1x1 bf16 bug, NCHW max-pool as torch has it
-            'fused + bf16, CPU kernels off': dict(channels_last=False, opt='fused', precision='bf16', kernels=False),
-            'fused + bf16, max-pool only': dict(channels_last=False, opt='fused', precision='bf16', kernels='pool'),
-            'fused + bf16, small maps only': dict(channels_last=False, opt='fused', precision='bf16', kernels='maps')}
+            'fused + bf16 (CPU kernels off)': dict(channels_last=False, opt='fused', precision='bf16', kernels=False),
+            'fused + bf16 (max-pool only)': dict(channels_last=False, opt='fused', precision='bf16', kernels='pool'),
+            'fused + bf16 (small maps only)': dict(channels_last=False, opt='fused', precision='bf16', kernels='maps')}
 FP32 = dict(precision='fp32')   # the variants without `precision`: float32 (the CPU's 'auto' may be bf16)
 
 def synth(n, size, classes=10, seed=0):
