@@ -89,11 +89,18 @@ class AutoMixedPrecision(MixedPrecision):
         eager = not any(getattr(c, 'compiles_model', False) for c in self.learn.cbs)   # `CompiledStep`: no hooks
         fix = b.small_maps_fp32 and self.dtype == torch.bfloat16 and eager   # the CPU's (00_device)
         self._hooks = small_maps_fp32(self.learn.model, self.small_side) if fix else []
-    def after_fit(self):
-        "fastai's `after_fit`, then the float32 hooks of `small_maps_fp32` removed"
-        super().after_fit()
+    def before_batch(self):
+        if getattr(self, '_entered', False): self.autocast.__exit__(None, None, None)   # a batch cancelled in between
+        super().before_batch(); self._entered = True
+    def after_loss(self): super().after_loss(); self._entered = False
+    def undo_fit_patches(self):
+        "Leave autocast if a batch stopped inside it; remove the float32 hooks of `small_maps_fp32`"
+        if getattr(self, '_entered', False): self.autocast.__exit__(None, None, None); self._entered = False
         for h in getattr(self, '_hooks', []): h.remove()
         self._hooks = []
+    def after_fit(self):
+        "`undo_fit_patches`, then fastai's `after_fit`"
+        self.undo_fit_patches(); super().after_fit()
 
 # %% ../nbs/04_optim.ipynb #c047bc8d
 @patch
@@ -163,6 +170,11 @@ def _take_acc(self:GradAccumMixin):
     if n is not None: self.accumulate_grad_batches = n
 
 # %% ../nbs/04_optim.ipynb #fb5d77bd
+def _undo_fit_patches(learn):
+    "What callbacks put on the model or the process for a fit, taken back (`undo_fit_patches`)"
+    for cb in learn.cbs:
+        if (f := getattr(type(cb), 'undo_fit_patches', None)) is not None: f(cb)
+
 @patch
 @delegates(Learner.fit)
 def fit(self:GradAccumMixin, n_epoch, # epochs to train
@@ -170,10 +182,12 @@ def fit(self:GradAccumMixin, n_epoch, # epochs to train
         accumulation_steps:int|None=None, # batches per optimizer step for this fit (`accumulate_grad_batches`)
         **kwargs):
     "fastai's `fit`; `accumulation_steps=n` adds up `n` batches' gradients per step during this fit"
-    if accumulation_steps is None: return mro_super(GradAccumMixin, self).fit(n_epoch, lr, **kwargs)
-    old,self.accumulate_grad_batches = self.accumulate_grad_batches,accumulation_steps
+    old = self.accumulate_grad_batches
+    if accumulation_steps is not None: self.accumulate_grad_batches = accumulation_steps
     try: return mro_super(GradAccumMixin, self).fit(n_epoch, lr, **kwargs)
-    finally: self.accumulate_grad_batches = old
+    finally:   # also after an exception (Ctrl-C), where fastai calls no `after_fit`
+        _undo_fit_patches(self)
+        if accumulation_steps is not None: self.accumulate_grad_batches = old
 
 # %% ../nbs/04_optim.ipynb #4acef4d7
 class GradientClipping(GradientClip):
@@ -431,7 +445,7 @@ class _MaxPoolCL(torch.autograd.Function):
         return torch.ops.aten.max_pool2d_with_indices_backward(g.contiguous(), x, *ctx.args, i), *[None]*len(ctx.args)
 
 def max_pool_cl(self:nn.MaxPool2d, x):
-    "`nn.MaxPool2d.forward`, through `_MaxPoolCL` for an NCHW batch on the CPU"
+    "`nn.MaxPool2d.forward`; on an NCHW batch on the CPU, the forward in channels_last and the backward in NCHW"
     if self.return_indices or x.ndim != 4 or x.device.type != 'cpu' or not x.is_contiguous():
         return nn.MaxPool2d.forward(self, x)
     args = [list(_pair(v)) for v in (self.kernel_size, self.stride or self.kernel_size, self.padding, self.dilation)]
@@ -445,9 +459,11 @@ class FastMaxPool(Callback):
         eager = not any(getattr(c, 'compiles_model', False) for c in self.learn.cbs)
         self.pools = [m for m in self.learn.model.modules() if type(m) is nn.MaxPool2d] if eager else []
         for m in self.pools: m.forward = MethodType(max_pool_cl, m)
-    def after_fit(self):
+    def undo_fit_patches(self):
+        "Give each max-pool its own forward back"
         for m in getattr(self, 'pools', []): m.__dict__.pop('forward', None)
         self.pools = []
+    def after_fit(self): self.undo_fit_patches()
 
 # %% ../nbs/04_optim.ipynb #79b9a218
 def adam_kwargs(opt_func) -> dict|None:
