@@ -12,6 +12,8 @@ Both sides get the same folder of PNG files (Fashion-MNIST, written once, outsid
 epochs, batch size, image size, learning rate and seed. Each side's clock runs from "files on disk" to "model exported":
   stock:      `ImageDataLoaders.from_folder(item_tfms=Resize(size), batch_tfms=aug_transforms())` + `vision_learner` +
               `fit_one_cycle` + `learn.export` -- the fastai tutorial recipe, models and batches on `--device`;
+  stock_bf16: the same with `learn.to_bf16()`, fastai's `MixedPrecision` (it autocasts on CUDA only, so `--device cuda`
+              only): the GPU's other stock peer (`--order stock,stock_bf16,...`);
   tpu_vision: the main job's recipe, 03c_recipe's `main_learner` as `tpu-vision train` and `tune` build it (`image_dls` +
               `default_aug(size)` + label smoothing 0.1 + `vision_learner`) + `to_tpu` (its default precision) +
               `fit_one_cycle` + `to_cpu` + atomic `export`;
@@ -46,6 +48,8 @@ p.add_argument('--data', default='fashion', choices=['fashion', 'digits'],
                help="Fashion-MNIST's PNGs (--n-train/--n-valid), or scikit-learn's 1,797 handwritten digits as PNGs of "
                     "24-48 px (other classes, other sizes: 1,197 to train, 600 to validate)")
 args = p.parse_args()
+if 'stock_bf16' in args.order.split(',') and args.device != 'cuda':
+    p.error(f"--order stock_bf16: fastai's to_bf16() autocasts on CUDA only, not with --device {args.device}")
 from record import header, provenance; print(header(), flush=True)
 if args.device == 'xla': os.environ.setdefault('PJRT_DEVICE', 'CPU')
 
@@ -96,12 +100,13 @@ class EpochTimes(Callback):
     def before_epoch(self): self.t0 = time.perf_counter()
     def after_epoch(self): self.times.append(time.perf_counter() - self.t0)
 
-def stock(path, out, dev):
+def stock(path, out, dev, bf16=False):
     kw = {} if args.workers is None else dict(num_workers=args.workers)
     dls = ImageDataLoaders.from_folder(path, train='train', valid='valid', item_tfms=Resize(args.size),
                                        batch_tfms=fastai_aug_transforms(), bs=args.bs, device=dev, **kw)
     learn = vision_learner(dls, arch, pretrained=False, metrics=accuracy, path=out)
     learn.model.to(dev)
+    if bf16: learn.to_bf16()
     et = EpochTimes()
     with learn.no_bar(): learn.fit_one_cycle(args.epochs, args.lr, cbs=et)
     learn.export('model.pkl')
@@ -132,8 +137,9 @@ for side in args.order.split(','):
     out = Path(tpu_vision_home()/'e2e_out'/side); out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     # a fresh home: image_dls' verification record and the cache are made inside the clock, as on a first run
-    if side != 'stock': os.environ['TPU_VISION_HOME'] = tempfile.mkdtemp(prefix='e2e_home')
-    learn,times = stock(path, out, dev) if side == 'stock' else ours(path, out, dev, cache=side.endswith('cache'))
+    if not side.startswith('stock'): os.environ['TPU_VISION_HOME'] = tempfile.mkdtemp(prefix='e2e_home')
+    learn,times = (stock(path, out, dev, bf16=side == 'stock_bf16') if side.startswith('stock') else
+                   ours(path, out, dev, cache=side.endswith('cache')))
     wall = time.perf_counter() - t0
     rows[side] = dict(accuracy=accuracy_of(learn, path), wall_s=round(wall, 1), epoch_s=[round(t, 1) for t in times],
                       exported=(out/'model.pkl').stat().st_size > 0)

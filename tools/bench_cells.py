@@ -47,7 +47,7 @@ def render(path) -> str:
     return f'<!-- bench: {path} -->\n' + report_md(json.loads((ROOT/path).read_text())).rstrip('\n')
 
 SIDES = {'stock': 'stock fastai', 'tpu_vision': 'tpu_vision, `image_dls` from files',
-         'tpu_vision_cache': 'tpu_vision, `image_dls(cache=True)`'}
+         'tpu_vision_cache': 'tpu_vision, `image_dls(cache=True)`', 'stock_bf16': 'stock fastai, `to_bf16()`'}
 DEVICES = {'cpu': 'eager CPU', 'xla': 'XLA device', 'cuda': 'GPU'}
 
 def e2e_rows(res:dict) -> list:

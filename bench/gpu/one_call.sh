@@ -3,7 +3,7 @@
 # `bash bench/gpu/prepare.sh` (wheels in .whl/, Fashion-MNIST in .gpu_data/), then THERE:
 #   run(command="bash bench/gpu/one_call.sh", carry=[".whl", ".gpu_data"], timeout_s=560)
 # A: the main job (`tpu-vision train --device cuda`, its defaults) and, on the same shape, stock fastai against it
-#    (bench/e2e.py: 1,000/300 Fashion-MNIST images, 64 px, bs 64, 3 epochs: stock, files, cache);
+#    (bench/e2e.py: 1,000/300 Fashion-MNIST images, 64 px, bs 64, 3 epochs: stock, stock to_bf16(), files, cache);
 # B: bench/e2e.py case (c), full Fashion-MNIST, resnet18 32 px, bs 256, 5 epochs, all its sides;
 # C: `tpu-vision bench --device cuda --compile` (ResNet-50 128 px: every row, the compiled one too, since CUDA trains
 #    eager by default now: the row that says whether compiling a long run pays).
@@ -27,7 +27,7 @@ else S="--n-train 200 --n-valid 100 --epochs 1 --bs 32 --size 16 --arch tiny"; f
 { echo "== A main job"; timeout ${TA:-60} $PY -m tpu_vision.cli train --device $D --out /tmp/run_main $([ -n "${DRY:-}" ] && echo --epochs 1)
   part A $? $t; cat /tmp/run_main/run.json 2>/dev/null; t=$(date +%s)
   echo "== A2 e2e at the main job's shape"
-  timeout ${TA2:-50} $PY bench/e2e.py --device $D $S --order stock,tpu_vision,tpu_vision_cache --json "$O/A_shape.json"
+  timeout ${TA2:-50} $PY bench/e2e.py --device $D $S --order stock,stock_bf16,tpu_vision,tpu_vision_cache --json "$O/A_shape.json"
   part A2 $? $t; } 2>&1 | tee "$O/A_main.log"
 
 t=$(date +%s)
