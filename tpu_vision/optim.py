@@ -53,6 +53,11 @@ def _backend_of(learn):
     p = next(iter(learn.model.parameters()), None)
     return get_backend(p.device.type if p is not None else 'cpu')
 
+# %% ../nbs/04_optim.ipynb #c1a00031
+def _eager(learn):
+    "Does `learn` run its model eagerly (no `CompiledStep`, which compiles it: the CPU's kernel choices stay out)?"
+    return not any(getattr(c, 'compiles_model', False) for c in learn.cbs)
+
 # %% ../nbs/04_optim.ipynb #ed0690dc
 def _fp32_pre(side, m, args):
     "Forward pre-hook: an input of `side`×`side` pixels or less runs in float32, outside autocast"
@@ -86,16 +91,15 @@ class AutoMixedPrecision(MixedPrecision):
         self.autocast,self.scales = b.autocast(self.dtype),[]
         self.learn.scaler = GradScaler(b.autocast_type if scale else 'cpu', **self.kwargs)
         self._say(b.name, scale)
-        eager = not any(getattr(c, 'compiles_model', False) for c in self.learn.cbs)   # `CompiledStep`: no hooks
-        fix = b.small_maps_fp32 and self.dtype == torch.bfloat16 and eager   # the CPU's (00_device)
+        fix = b.small_maps_fp32 and self.dtype == torch.bfloat16 and _eager(self.learn)   # the CPU's (00_device)
         self._hooks = small_maps_fp32(self.learn.model, self.small_side) if fix else []
-    def before_batch(self):
-        if getattr(self, '_entered', False): self.autocast.__exit__(None, None, None)   # a batch cancelled in between
-        super().before_batch(); self._entered = True
+    def before_batch(self): self._leave(); super().before_batch(); self._entered = True   # after a cancelled batch
     def after_loss(self): super().after_loss(); self._entered = False
+    def _leave(self):
+        if getattr(self, '_entered', False): self.autocast.__exit__(None, None, None); self._entered = False
     def undo_fit_patches(self):
         "Leave autocast if a batch stopped inside it; remove the float32 hooks of `small_maps_fp32`"
-        if getattr(self, '_entered', False): self.autocast.__exit__(None, None, None); self._entered = False
+        self._leave()
         for h in getattr(self, '_hooks', []): h.remove()
         self._hooks = []
     def after_fit(self):
@@ -456,8 +460,7 @@ def max_pool_cl(self:nn.MaxPool2d, x):
 class FastMaxPool(Callback):
     "During a fit, the model's `nn.MaxPool2d`s pool through `max_pool_cl` (the CPU's, 00_device's `max_pool_cl`)"
     def before_fit(self):
-        eager = not any(getattr(c, 'compiles_model', False) for c in self.learn.cbs)
-        self.pools = [m for m in self.learn.model.modules() if type(m) is nn.MaxPool2d] if eager else []
+        self.pools = [m for m in self.learn.model.modules() if type(m) is nn.MaxPool2d] if _eager(self.learn) else []
         for m in self.pools: m.forward = MethodType(max_pool_cl, m)
     def undo_fit_patches(self):
         "Give each max-pool its own forward back"
